@@ -1,0 +1,274 @@
+//! `BitWriter` and `BitReader`: the only code in the crate that touches bytes.
+//!
+//! Bits are packed least-significant-bit first into a 64-bit scratch and move
+//! between the scratch and memory 32 bits at a time, little-endian, as in the
+//! articles' design. Neither side ever indexes a slice: every access goes
+//! through `get`, `get_mut` or `first_chunk`, so a bug here can produce a wrong
+//! answer or an error, never an out-of-bounds access.
+
+use crate::error::{DecodeError, EncodeError};
+
+/// The mask of the low `bits` bits, for `bits` in `0..=32`.
+#[inline(always)]
+const fn low_mask(bits: u32) -> u64 {
+    // `bits <= 32`, so the shift cannot overflow a u64.
+    (1u64 << (bits & 63)).wrapping_sub(1)
+}
+
+/// Writes bits into a caller's buffer, a 32-bit word at a time.
+///
+/// A write that does not fit in the buffer is refused with
+/// [`EncodeError::BufferFull`] before anything of it is written.
+#[derive(Debug)]
+pub struct BitWriter<'a> {
+    buf: &'a mut [u8],
+    /// Pending bits, lowest first; fewer than 32 between calls.
+    scratch: u64,
+    scratch_bits: u32,
+    /// How many bytes of `buf` hold flushed words.
+    flushed: usize,
+    bits_written: u64,
+    capacity_bits: u64,
+}
+
+impl<'a> BitWriter<'a> {
+    /// A writer that fills `buf` from its first byte.
+    #[must_use]
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        let capacity_bits = (buf.len() as u64).saturating_mul(8);
+        Self {
+            buf,
+            scratch: 0,
+            scratch_bits: 0,
+            flushed: 0,
+            bits_written: 0,
+            capacity_bits,
+        }
+    }
+
+    /// Bits written so far.
+    #[inline]
+    #[must_use]
+    pub const fn bits_written(&self) -> u64 {
+        self.bits_written
+    }
+
+    /// Bits that still fit in the buffer.
+    #[inline]
+    #[must_use]
+    pub const fn bits_available(&self) -> u64 {
+        self.capacity_bits.saturating_sub(self.bits_written)
+    }
+
+    #[cold]
+    fn full(&self) -> EncodeError {
+        EncodeError::BufferFull {
+            at: self.bits_written,
+        }
+    }
+
+    /// Writes the low `bits` bits of `value` (`bits` in `0..=32`); higher
+    /// bits of `value` are ignored.
+    #[inline]
+    pub fn write_bits(&mut self, value: u32, bits: u32) -> Result<(), EncodeError> {
+        debug_assert!(bits <= 32);
+        let bits = bits.min(32);
+        if u64::from(bits) > self.bits_available() {
+            return Err(self.full());
+        }
+        self.scratch |= (u64::from(value) & low_mask(bits)) << (self.scratch_bits & 31);
+        self.scratch_bits = self.scratch_bits.wrapping_add(bits);
+        self.bits_written = self.bits_written.wrapping_add(u64::from(bits));
+        if self.scratch_bits >= 32 {
+            // The capacity check above guarantees these four bytes exist.
+            if let Some(word) = self
+                .buf
+                .get_mut(self.flushed..)
+                .and_then(|rest| rest.first_chunk_mut::<4>())
+            {
+                *word = (self.scratch as u32).to_le_bytes();
+            }
+            self.flushed = self.flushed.wrapping_add(4);
+            self.scratch >>= 32;
+            self.scratch_bits = self.scratch_bits.wrapping_sub(32);
+        }
+        Ok(())
+    }
+
+    /// Bits needed to reach the next byte boundary.
+    #[inline]
+    #[must_use]
+    pub const fn padding_bits(&self) -> u32 {
+        (self.bits_written.wrapping_neg() & 7) as u32
+    }
+
+    /// Writes zero bits up to the next byte boundary.
+    #[inline]
+    pub fn align(&mut self) -> Result<(), EncodeError> {
+        self.write_bits(0, self.padding_bits())
+    }
+
+    /// Moves the whole bytes held in the scratch into the buffer. Only called
+    /// at a byte boundary or at the end; the scratch is empty afterwards.
+    fn flush_scratch(&mut self) {
+        let bytes = self.scratch.to_le_bytes();
+        let count = self.scratch_bits.div_ceil(8) as usize;
+        for (dst, src) in self
+            .buf
+            .get_mut(self.flushed..)
+            .unwrap_or_default()
+            .iter_mut()
+            .zip(bytes.iter().take(count))
+        {
+            *dst = *src;
+        }
+        self.flushed = self.flushed.wrapping_add(count);
+        self.scratch = 0;
+        self.scratch_bits = 0;
+    }
+
+    /// Writes `bytes` at a byte boundary (the caller aligns first).
+    pub fn write_aligned_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        debug_assert_eq!(self.bits_written & 7, 0);
+        let bits = (bytes.len() as u64).saturating_mul(8);
+        if bits > self.bits_available() {
+            return Err(self.full());
+        }
+        self.flush_scratch();
+        let end = self.flushed.wrapping_add(bytes.len());
+        if let Some(dst) = self.buf.get_mut(self.flushed..end) {
+            dst.copy_from_slice(bytes);
+        }
+        self.flushed = end;
+        self.bits_written = self.bits_written.wrapping_add(bits);
+        Ok(())
+    }
+
+    /// Flushes the last partial word and returns the stream's length in
+    /// bytes, `ceil(bits_written / 8)`. Unused bits of the last byte are zero.
+    pub fn finish(mut self) -> usize {
+        self.flush_scratch();
+        self.flushed
+    }
+}
+
+/// Reads bits from any byte slice, a 32-bit word at a time.
+///
+/// The reader never looks past the end of its slice and needs no slack bytes:
+/// the last word is assembled from whatever bytes remain. A read that needs
+/// more bits than remain is refused with [`DecodeError::PastEnd`].
+#[derive(Clone, Debug)]
+pub struct BitReader<'a> {
+    data: &'a [u8],
+    /// Loaded bits not yet consumed, lowest first.
+    scratch: u64,
+    scratch_bits: u32,
+    /// The next byte of `data` to load into the scratch.
+    next_load: usize,
+    bits_read: u64,
+    total_bits: u64,
+}
+
+impl<'a> BitReader<'a> {
+    /// A reader over all of `data`.
+    #[must_use]
+    pub fn new(data: &'a [u8]) -> Self {
+        Self {
+            data,
+            scratch: 0,
+            scratch_bits: 0,
+            next_load: 0,
+            bits_read: 0,
+            total_bits: (data.len() as u64).saturating_mul(8),
+        }
+    }
+
+    /// Bits consumed so far.
+    #[inline]
+    #[must_use]
+    pub const fn bits_read(&self) -> u64 {
+        self.bits_read
+    }
+
+    /// Bits left in the input.
+    #[inline]
+    #[must_use]
+    pub const fn bits_remaining(&self) -> u64 {
+        self.total_bits.saturating_sub(self.bits_read)
+    }
+
+    #[cold]
+    fn past_end(&self) -> DecodeError {
+        DecodeError::PastEnd { at: self.bits_read }
+    }
+
+    /// Loads the next 32-bit word (or what is left of the input) above the
+    /// bits already in the scratch.
+    #[inline]
+    fn refill(&mut self) {
+        let rest = self.data.get(self.next_load..).unwrap_or_default();
+        let word = match rest.first_chunk::<4>() {
+            Some(word) => u32::from_le_bytes(*word),
+            None => rest
+                .iter()
+                .rev()
+                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b)),
+        };
+        self.scratch |= u64::from(word) << (self.scratch_bits & 31);
+        self.scratch_bits = self.scratch_bits.wrapping_add(32);
+        self.next_load = self.next_load.saturating_add(4);
+    }
+
+    /// Reads `bits` bits (`0..=32`).
+    #[inline]
+    pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
+        debug_assert!(bits <= 32);
+        let bits = bits.min(32);
+        if u64::from(bits) > self.bits_remaining() {
+            return Err(self.past_end());
+        }
+        if self.scratch_bits < bits {
+            self.refill();
+        }
+        let value = (self.scratch & low_mask(bits)) as u32;
+        self.scratch >>= bits;
+        self.scratch_bits = self.scratch_bits.wrapping_sub(bits);
+        self.bits_read = self.bits_read.wrapping_add(u64::from(bits));
+        Ok(value)
+    }
+
+    /// Bits up to the next byte boundary.
+    #[inline]
+    #[must_use]
+    pub const fn padding_bits(&self) -> u32 {
+        (self.bits_read.wrapping_neg() & 7) as u32
+    }
+
+    /// Consumes the padding up to the next byte boundary, refusing it with
+    /// [`DecodeError::NonZeroPadding`] when any of its bits is set.
+    #[inline]
+    pub fn align(&mut self) -> Result<(), DecodeError> {
+        let at = self.bits_read;
+        if self.read_bits(self.padding_bits())? != 0 {
+            return Err(DecodeError::NonZeroPadding { at });
+        }
+        Ok(())
+    }
+
+    /// Borrows the next `count` bytes of the input, at a byte boundary (the
+    /// caller aligns first).
+    pub fn read_aligned_bytes(&mut self, count: usize) -> Result<&'a [u8], DecodeError> {
+        debug_assert_eq!(self.bits_read & 7, 0);
+        if (count as u64).saturating_mul(8) > self.bits_remaining() {
+            return Err(self.past_end());
+        }
+        let start = (self.bits_read / 8) as usize;
+        let end = start.wrapping_add(count);
+        let bytes = self.data.get(start..end).ok_or_else(|| self.past_end())?;
+        self.scratch = 0;
+        self.scratch_bits = 0;
+        self.next_load = end;
+        self.bits_read = self.bits_read.wrapping_add((count as u64).wrapping_mul(8));
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,77 @@
+//! Compressed floats: a float quantized over `[min, max]` at a resolution.
+//!
+//! All arithmetic is `f32`, each step rounded on its own (Rust never fuses a
+//! multiply and an add unless asked to with `mul_add`), so the codes match
+//! the reference library bit for bit.
+
+/// The largest `f32` below `2^32`: the cap on the number of quanta, which
+/// keeps the field within 32 bits.
+const MAX_VALUES: f32 = 4_294_967_040.0;
+
+/// A compressed-float declaration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompressedFloat {
+    min: f32,
+    delta: f32,
+    max_integer_value: u32,
+}
+
+impl CompressedFloat {
+    /// Quantizes `[min, max]` in steps of `res`: `values = (max - min) / res`
+    /// clamped to `[1, 4294967040]`, and `max_integer_value = ceil(values)`.
+    #[must_use]
+    pub fn new(min: f32, max: f32, res: f32) -> Self {
+        let delta = max - min;
+        let values = delta / res;
+        let values = if values.is_nan() || values < 1.0 {
+            1.0
+        } else if values > MAX_VALUES {
+            MAX_VALUES
+        } else {
+            values
+        };
+        Self {
+            min,
+            delta,
+            // In [1, 4294967040], so the conversion is exact.
+            max_integer_value: values.ceil() as u32,
+        }
+    }
+
+    /// The largest code a reader accepts.
+    #[must_use]
+    pub const fn max_integer_value(&self) -> u32 {
+        self.max_integer_value
+    }
+
+    /// Bits on the wire: `bits_required(0, max_integer_value)`.
+    #[must_use]
+    pub const fn bits(&self) -> u32 {
+        super::int::bits_for_span(self.max_integer_value)
+    }
+
+    /// The writer's code for `value`: the normalized value clamped to
+    /// `[0, 1]` (NaN counts as 0), times `max_integer_value`, rounded half up
+    /// and capped at `max_integer_value`.
+    #[must_use]
+    pub fn quantize(&self, value: f32) -> u32 {
+        let normalized = (value - self.min) / self.delta;
+        let normalized = if normalized >= 0.0 {
+            normalized.min(1.0)
+        } else {
+            0.0
+        };
+        let scaled = normalized * self.max_integer_value as f32;
+        // Float to int conversion saturates; the cap keeps the code legal.
+        ((scaled + 0.5).floor() as u32).min(self.max_integer_value)
+    }
+
+    /// The reader's value for `code`: `(code / max_integer_value) * delta +
+    /// min`, every step rounded to `f32`.
+    #[must_use]
+    pub fn dequantize(&self, code: u32) -> f32 {
+        let normalized = code as f32 / self.max_integer_value as f32;
+        let product = normalized * self.delta;
+        product + self.min
+    }
+}

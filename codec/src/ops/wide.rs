@@ -1,0 +1,81 @@
+//! Values wider than 32 bits: 32-bit groups from the least significant end,
+//! the remainder last. Ranged 64 and 128-bit integers and fixed point use it.
+
+use crate::error::DecodeError;
+use crate::stream::Stream;
+
+/// The width of one group on the wire.
+const GROUP_BITS: u32 = 32;
+
+/// Bits needed for offsets up to a 128-bit `span`.
+#[inline]
+#[must_use]
+pub const fn bits_for_span128(span: u128) -> u32 {
+    u128::BITS.wrapping_sub(span.leading_zeros())
+}
+
+/// The low `bits` bits of `value` (`bits` in `0..=128`) as 32-bit groups,
+/// lowest first. A reader assigns `value` only when every group was read.
+pub(crate) fn serialize_groups<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u128,
+    bits: u32,
+) -> Result<(), S::Error> {
+    debug_assert!(bits <= u128::BITS);
+    let mut assembled = 0u128;
+    let mut shift = 0u32;
+    while shift < bits.min(u128::BITS) {
+        let width = bits.wrapping_sub(shift).min(GROUP_BITS);
+        let mask = u32::MAX >> GROUP_BITS.wrapping_sub(width);
+        let mut group = (value.checked_shr(shift).unwrap_or(0) as u32) & mask;
+        stream.serialize_bits(&mut group, width)?;
+        assembled |= u128::from(group).checked_shl(shift).unwrap_or(0);
+        shift = shift.wrapping_add(width);
+    }
+    if S::IS_READING {
+        *value = assembled;
+    }
+    Ok(())
+}
+
+/// The low `bits` bits of a `u64` (`bits` in `1..=64`).
+#[inline]
+pub(crate) fn serialize_u64<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u64,
+    bits: u32,
+) -> Result<(), S::Error> {
+    debug_assert!((1..=64).contains(&bits));
+    let mut wide = u128::from(*value);
+    serialize_groups(stream, &mut wide, bits.min(64))?;
+    if S::IS_READING {
+        *value = wide as u64;
+    }
+    Ok(())
+}
+
+/// `value` in `[min, max]` as the offset `value - min`, computed unsigned so
+/// that no span can overflow, in `bits_for_span128(max - min)` bits.
+pub(crate) fn serialize_ranged<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut i128,
+    min: i128,
+    max: i128,
+) -> Result<(), S::Error> {
+    debug_assert!(min <= max, "empty range");
+    let at = stream.bit_offset();
+    if S::IS_WRITING && !(min..=max).contains(value) {
+        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    }
+    let base = min as u128;
+    let span = (max as u128).wrapping_sub(base);
+    let mut offset = (*value as u128).wrapping_sub(base);
+    serialize_groups(stream, &mut offset, bits_for_span128(span))?;
+    if S::IS_READING {
+        if offset > span {
+            return Err(stream.refuse(DecodeError::OutOfRange { at }));
+        }
+        *value = base.wrapping_add(offset) as i128;
+    }
+    Ok(())
+}

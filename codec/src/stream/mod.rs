@@ -1,0 +1,271 @@
+//! One `serialize` function for reading, writing and measuring.
+//!
+//! A type describes its layout once, generic over [`Stream`]; the same code
+//! then writes it ([`WriteStream`]), reads it ([`ReadStream`]) and bounds its
+//! size ([`MeasureStream`]), so the reader and the writer cannot drift apart.
+//! `?` plays the part of the C++ library's `return false` macros.
+
+mod measure;
+mod read;
+mod write;
+
+pub use measure::MeasureStream;
+pub use read::ReadStream;
+pub use write::WriteStream;
+
+use crate::error::DecodeError;
+use crate::ops;
+use crate::ops::compressed_float::CompressedFloat;
+use crate::ops::fixed::Fixed;
+
+/// A stream that a [`Serialize`] type is written to, read from or measured by.
+///
+/// Implementors supply a handful of primitives; every operation of the format
+/// is a provided method written once against those primitives (in
+/// [`crate::ops`]), so the three streams share every rule.
+///
+/// Reading streams set a value only when its read succeeds: a refused read
+/// leaves its destination as it was.
+pub trait Stream {
+    /// True for [`ReadStream`].
+    const IS_READING: bool;
+    /// True for [`WriteStream`] and [`MeasureStream`]: the values are inputs.
+    const IS_WRITING: bool = !Self::IS_READING;
+
+    /// What a refused operation returns: [`DecodeError`] for a reader,
+    /// [`crate::EncodeError`] for a writer and a measure.
+    type Error: Copy + core::fmt::Debug;
+
+    /// Bits processed so far, counted from the start of the stream.
+    fn bit_offset(&self) -> u64;
+
+    /// Bits that may still be processed: what is left of a reader's input or
+    /// a writer's buffer, and `u64::MAX` for a measure.
+    fn bits_remaining(&self) -> u64;
+
+    /// Turns a rule broken at the current field into this stream's error. A
+    /// reading stream also fails for good: every later operation refuses.
+    fn refuse(&mut self, why: DecodeError) -> Self::Error;
+
+    /// The low `bits` bits of `value` (`bits` in `0..=32`).
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), Self::Error>;
+
+    /// Zero bits up to the next byte boundary; a reader refuses set padding.
+    fn serialize_align(&mut self) -> Result<(), Self::Error>;
+
+    /// Aligns, then `bytes.len()` raw bytes. The count is not sent.
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), Self::Error>;
+
+    /// Aligns, then the `len` bytes of a string payload. A reader refuses a
+    /// payload that is not UTF-8 or holds a NUL before it replaces `value`; a
+    /// writer writes `value`'s bytes (the caller has checked them).
+    fn serialize_str_payload(
+        &mut self,
+        value: &mut String,
+        len: usize,
+    ) -> Result<(), Self::Error>;
+
+    /// One bit.
+    #[inline]
+    fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Self::Error> {
+        let mut bit = u32::from(*value);
+        self.serialize_bits(&mut bit, 1)?;
+        if Self::IS_READING {
+            *value = bit != 0;
+        }
+        Ok(())
+    }
+
+    /// The low `bits` bits of a 64-bit value (`bits` in `1..=64`), as 32-bit
+    /// groups from the least significant end.
+    #[inline]
+    fn serialize_bits64(&mut self, value: &mut u64, bits: u32) -> Result<(), Self::Error> {
+        ops::wide::serialize_u64(self, value, bits)
+    }
+
+    /// An 8-bit unsigned integer.
+    #[inline]
+    fn serialize_u8(&mut self, value: &mut u8) -> Result<(), Self::Error> {
+        let mut wide = u32::from(*value);
+        self.serialize_bits(&mut wide, 8)?;
+        if Self::IS_READING {
+            *value = wide as u8;
+        }
+        Ok(())
+    }
+
+    /// A 16-bit unsigned integer.
+    #[inline]
+    fn serialize_u16(&mut self, value: &mut u16) -> Result<(), Self::Error> {
+        let mut wide = u32::from(*value);
+        self.serialize_bits(&mut wide, 16)?;
+        if Self::IS_READING {
+            *value = wide as u16;
+        }
+        Ok(())
+    }
+
+    /// A 32-bit unsigned integer.
+    #[inline]
+    fn serialize_u32(&mut self, value: &mut u32) -> Result<(), Self::Error> {
+        self.serialize_bits(value, 32)
+    }
+
+    /// A 64-bit unsigned integer.
+    #[inline]
+    fn serialize_u64(&mut self, value: &mut u64) -> Result<(), Self::Error> {
+        self.serialize_bits64(value, 64)
+    }
+
+    /// A 128-bit unsigned integer, as four 32-bit groups from the bottom.
+    #[inline]
+    fn serialize_u128(&mut self, value: &mut u128) -> Result<(), Self::Error> {
+        ops::wide::serialize_groups(self, value, 128)
+    }
+
+    /// An `i32` in `[min, max]`, as `value - min` in
+    /// [`bits_required(min, max)`](crate::bits_required) bits.
+    #[inline]
+    fn serialize_int(&mut self, value: &mut i32, min: i32, max: i32) -> Result<(), Self::Error> {
+        ops::int::serialize_int(self, value, min, max)
+    }
+
+    /// An `i64` in `[min, max]`.
+    #[inline]
+    fn serialize_int64(&mut self, value: &mut i64, min: i64, max: i64) -> Result<(), Self::Error> {
+        let mut wide = i128::from(*value);
+        ops::wide::serialize_ranged(self, &mut wide, i128::from(min), i128::from(max))?;
+        if Self::IS_READING {
+            // In range, so it fits.
+            *value = wide as i64;
+        }
+        Ok(())
+    }
+
+    /// An `i128` in `[min, max]`.
+    #[inline]
+    fn serialize_int128(
+        &mut self,
+        value: &mut i128,
+        min: i128,
+        max: i128,
+    ) -> Result<(), Self::Error> {
+        ops::wide::serialize_ranged(self, value, min, max)
+    }
+
+    /// A fixed-point value, as its raw stored integer (real value times
+    /// `2^fraction_bits`).
+    #[inline]
+    fn serialize_fixed(&mut self, raw: &mut i128, format: &Fixed) -> Result<(), Self::Error> {
+        ops::wide::serialize_ranged(self, raw, format.raw_min(), format.raw_max())
+    }
+
+    /// An `f32` as its 32 raw bits.
+    #[inline]
+    fn serialize_float(&mut self, value: &mut f32) -> Result<(), Self::Error> {
+        let mut bits = value.to_bits();
+        self.serialize_bits(&mut bits, 32)?;
+        if Self::IS_READING {
+            *value = f32::from_bits(bits);
+        }
+        Ok(())
+    }
+
+    /// An `f64` as its 64 raw bits, low group first.
+    #[inline]
+    fn serialize_double(&mut self, value: &mut f64) -> Result<(), Self::Error> {
+        let mut bits = value.to_bits();
+        self.serialize_bits64(&mut bits, 64)?;
+        if Self::IS_READING {
+            *value = f64::from_bits(bits);
+        }
+        Ok(())
+    }
+
+    /// A float quantized over a [`CompressedFloat`] declaration. The writer
+    /// quantizes; the reader dequantizes. To keep the wire integer, use
+    /// [`Stream::serialize_compressed_code`].
+    #[inline]
+    fn serialize_compressed_float(
+        &mut self,
+        value: &mut f32,
+        format: &CompressedFloat,
+    ) -> Result<(), Self::Error> {
+        let mut code = if Self::IS_WRITING {
+            format.quantize(*value)
+        } else {
+            0
+        };
+        self.serialize_compressed_code(&mut code, format)?;
+        if Self::IS_READING {
+            *value = format.dequantize(code);
+        }
+        Ok(())
+    }
+
+    /// The integer code of a compressed float, refused above the
+    /// declaration's `max_integer_value`.
+    #[inline]
+    fn serialize_compressed_code(
+        &mut self,
+        code: &mut u32,
+        format: &CompressedFloat,
+    ) -> Result<(), Self::Error> {
+        ops::int::serialize_offset(self, code, format.max_integer_value())
+    }
+
+    /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its
+    /// length as `int(0, buffer_size - 1)`, then its bytes, aligned.
+    #[inline]
+    fn serialize_string(&mut self, value: &mut String, buffer_size: u32) -> Result<(), Self::Error> {
+        ops::string::serialize_string(self, value, buffer_size)
+    }
+
+    /// A wide string as UTF-16 code units, at most `buffer_size - 1` of them:
+    /// its length as `int(0, buffer_size - 1)`, then one 32-bit group per
+    /// unit, with no alignment.
+    #[inline]
+    fn serialize_wstring(
+        &mut self,
+        units: &mut Vec<u16>,
+        buffer_size: u32,
+    ) -> Result<(), Self::Error> {
+        ops::wstring::serialize_wstring(self, units, buffer_size)
+    }
+
+    /// `current`, known to be greater than `previous`, as the format's
+    /// relative-integer ladder. Values live in `0..=i32::MAX`.
+    #[inline]
+    fn serialize_int_relative(
+        &mut self,
+        previous: i32,
+        current: &mut i32,
+    ) -> Result<(), Self::Error> {
+        ops::int_relative::serialize_int_relative(self, previous, current)
+    }
+
+    /// Aligns, then the 32-bit hash of `label`; a reader refuses a mismatch
+    /// and reports the label.
+    #[inline]
+    fn serialize_check(&mut self, label: &'static str) -> Result<(), Self::Error> {
+        ops::check::serialize_check(self, label)
+    }
+
+    /// A nested object: adds no bits of its own.
+    #[inline]
+    fn serialize_object<T: Serialize>(&mut self, object: &mut T) -> Result<(), Self::Error>
+    where
+        Self: Sized,
+    {
+        object.serialize(self)
+    }
+}
+
+/// A type whose layout is one generic `serialize` function.
+///
+/// The function receives `&mut self` on every stream: a writer reads the
+/// fields, a reader assigns them, a measure only counts.
+pub trait Serialize {
+    /// Writes, reads or measures `self` through `stream`.
+    fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;
+}

@@ -1,0 +1,106 @@
+//! The reading stream: the trust boundary.
+
+use super::Stream;
+use crate::bits::BitReader;
+use crate::error::DecodeError;
+
+/// Reads a [`Serialize`](super::Serialize) value from untrusted bytes.
+///
+/// Failure is sticky: once an operation is refused, every later operation,
+/// including zero-bit ones, refuses with the first error.
+#[derive(Clone, Debug)]
+pub struct ReadStream<'a> {
+    reader: BitReader<'a>,
+    failed: Option<DecodeError>,
+}
+
+impl<'a> ReadStream<'a> {
+    /// A stream over all of `data`; no slack bytes are needed.
+    #[must_use]
+    pub fn new(data: &'a [u8]) -> Self {
+        Self {
+            reader: BitReader::new(data),
+            failed: None,
+        }
+    }
+
+    /// The first refusal, if any.
+    #[must_use]
+    pub const fn error(&self) -> Option<DecodeError> {
+        self.failed
+    }
+
+    #[inline]
+    fn ok(&self) -> Result<(), DecodeError> {
+        match self.failed {
+            None => Ok(()),
+            Some(err) => Err(err),
+        }
+    }
+
+    #[inline]
+    fn sticky<T>(&mut self, result: Result<T, DecodeError>) -> Result<T, DecodeError> {
+        if let Err(err) = result {
+            self.failed = Some(err);
+        }
+        result
+    }
+}
+
+impl Stream for ReadStream<'_> {
+    const IS_READING: bool = true;
+    type Error = DecodeError;
+
+    #[inline]
+    fn bit_offset(&self) -> u64 {
+        self.reader.bits_read()
+    }
+
+    #[inline]
+    fn bits_remaining(&self) -> u64 {
+        self.reader.bits_remaining()
+    }
+
+    #[cold]
+    fn refuse(&mut self, why: DecodeError) -> DecodeError {
+        *self.failed.get_or_insert(why)
+    }
+
+    #[inline]
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
+        self.ok()?;
+        let read = self.reader.read_bits(bits);
+        *value = self.sticky(read)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_align(&mut self) -> Result<(), DecodeError> {
+        self.ok()?;
+        let aligned = self.reader.align();
+        self.sticky(aligned)
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
+        self.serialize_align()?;
+        let read = self.reader.read_aligned_bytes(bytes.len());
+        bytes.copy_from_slice(self.sticky(read)?);
+        Ok(())
+    }
+
+    fn serialize_str_payload(
+        &mut self,
+        value: &mut String,
+        len: usize,
+    ) -> Result<(), DecodeError> {
+        self.serialize_align()?;
+        let at = self.reader.bits_read();
+        let read = self.reader.read_aligned_bytes(len);
+        let payload = self.sticky(read)?;
+        let checked = crate::ops::string::checked_str(payload, at);
+        let text = self.sticky(checked)?;
+        value.clear();
+        value.push_str(text);
+        Ok(())
+    }
+}

@@ -1,0 +1,75 @@
+//! The writing stream.
+
+use super::Stream;
+use crate::bits::BitWriter;
+use crate::error::{DecodeError, EncodeError};
+
+/// Writes a [`Serialize`](super::Serialize) value into a caller's buffer,
+/// allocating nothing.
+#[derive(Debug)]
+pub struct WriteStream<'a> {
+    writer: BitWriter<'a>,
+}
+
+impl<'a> WriteStream<'a> {
+    /// A stream that writes into `buf` from its first byte.
+    #[must_use]
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        Self {
+            writer: BitWriter::new(buf),
+        }
+    }
+
+    /// Flushes the last bits and returns how many bytes of the buffer the
+    /// stream occupies.
+    pub fn finish(self) -> usize {
+        self.writer.finish()
+    }
+}
+
+impl Stream for WriteStream<'_> {
+    const IS_READING: bool = false;
+    type Error = EncodeError;
+
+    #[inline]
+    fn bit_offset(&self) -> u64 {
+        self.writer.bits_written()
+    }
+
+    #[inline]
+    fn bits_remaining(&self) -> u64 {
+        self.writer.bits_available()
+    }
+
+    #[cold]
+    fn refuse(&mut self, why: DecodeError) -> EncodeError {
+        EncodeError::Invalid(why)
+    }
+
+    #[inline]
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
+        debug_assert!(bits == 32 || *value >> bits == 0, "value wider than its field");
+        self.writer.write_bits(*value, bits)
+    }
+
+    #[inline]
+    fn serialize_align(&mut self) -> Result<(), EncodeError> {
+        self.writer.align()
+    }
+
+    #[inline]
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
+        self.writer.align()?;
+        self.writer.write_aligned_bytes(bytes)
+    }
+
+    fn serialize_str_payload(
+        &mut self,
+        value: &mut String,
+        len: usize,
+    ) -> Result<(), EncodeError> {
+        debug_assert_eq!(value.len(), len);
+        self.writer.align()?;
+        self.writer.write_aligned_bytes(value.as_bytes())
+    }
+}
