@@ -52,7 +52,8 @@ pub(crate) fn serialize_wstring<S: Stream + ?Sized>(
     }
     super::int::serialize_offset(stream, &mut len, max_len)?;
     let groups_at = stream.bit_offset();
-    let unit_at = |index: usize| groups_at.saturating_add((index as u64).saturating_mul(GROUP_BITS));
+    let unit_at =
+        |index: usize| groups_at.saturating_add((index as u64).saturating_mul(GROUP_BITS));
 
     if S::IS_WRITING {
         if let Some(why) = first_bad_unit(units, unit_at) {

@@ -59,11 +59,7 @@ pub trait Stream {
     /// Aligns, then the `len` bytes of a string payload. A reader refuses a
     /// payload that is not UTF-8 or holds a NUL before it replaces `value`; a
     /// writer writes `value`'s bytes (the caller has checked them).
-    fn serialize_str_payload(
-        &mut self,
-        value: &mut String,
-        len: usize,
-    ) -> Result<(), Self::Error>;
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), Self::Error>;
 
     /// One bit.
     #[inline]
@@ -217,7 +213,11 @@ pub trait Stream {
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its
     /// length as `int(0, buffer_size - 1)`, then its bytes, aligned.
     #[inline]
-    fn serialize_string(&mut self, value: &mut String, buffer_size: u32) -> Result<(), Self::Error> {
+    fn serialize_string(
+        &mut self,
+        value: &mut String,
+        buffer_size: u32,
+    ) -> Result<(), Self::Error> {
         ops::string::serialize_string(self, value, buffer_size)
     }
 

@@ -88,11 +88,7 @@ impl Stream for ReadStream<'_> {
         Ok(())
     }
 
-    fn serialize_str_payload(
-        &mut self,
-        value: &mut String,
-        len: usize,
-    ) -> Result<(), DecodeError> {
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
         self.serialize_align()?;
         let at = self.reader.bits_read();
         let read = self.reader.read_aligned_bytes(len);

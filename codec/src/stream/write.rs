@@ -48,7 +48,10 @@ impl Stream for WriteStream<'_> {
 
     #[inline]
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
-        debug_assert!(bits == 32 || *value >> bits == 0, "value wider than its field");
+        debug_assert!(
+            bits == 32 || *value >> bits == 0,
+            "value wider than its field"
+        );
         self.writer.write_bits(*value, bits)
     }
 
@@ -63,11 +66,7 @@ impl Stream for WriteStream<'_> {
         self.writer.write_aligned_bytes(bytes)
     }
 
-    fn serialize_str_payload(
-        &mut self,
-        value: &mut String,
-        len: usize,
-    ) -> Result<(), EncodeError> {
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), EncodeError> {
         debug_assert_eq!(value.len(), len);
         self.writer.align()?;
         self.writer.write_aligned_bytes(value.as_bytes())
