@@ -46,25 +46,27 @@ pub(crate) fn serialize_wstring<S: Stream + ?Sized>(
     buffer_size: u32,
 ) -> Result<(), S::Error> {
     let max_len = buffer_size.saturating_sub(1);
-    let mut len = 0u32;
-    if S::IS_WRITING {
-        len = u32::try_from(units.len()).unwrap_or(u32::MAX);
-    }
-    super::int::serialize_offset(stream, &mut len, max_len)?;
-    let groups_at = stream.bit_offset();
+    let groups_at = stream
+        .bit_offset()
+        .saturating_add(u64::from(super::int::bits_for_span(max_len)));
     let unit_at =
         |index: usize| groups_at.saturating_add((index as u64).saturating_mul(GROUP_BITS));
 
     if S::IS_WRITING {
+        // Everything is checked before the first bit is written.
         if let Some(why) = first_bad_unit(units, unit_at) {
             return Err(stream.refuse(why));
         }
+        let mut len = u32::try_from(units.len()).unwrap_or(u32::MAX);
+        super::int::serialize_offset(stream, &mut len, max_len)?;
         for unit in units.iter() {
             stream.serialize_bits(&mut u32::from(*unit), 32)?;
         }
         return Ok(());
     }
 
+    let mut len = 0u32;
+    super::int::serialize_offset(stream, &mut len, max_len)?;
     // Nothing is allocated for groups the input cannot hold.
     if u64::from(len).saturating_mul(GROUP_BITS) > stream.bits_remaining() {
         let at = groups_at.saturating_add(stream.bits_remaining() & !(GROUP_BITS - 1));

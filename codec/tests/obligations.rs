@@ -1,0 +1,151 @@
+//! Reader and writer obligations that the conformance vectors cannot state:
+//! writer-side rules, the error's contents, and the allocation bound.
+
+use codec::{
+    check_hash, CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream,
+};
+
+#[test]
+fn check_hash_matches_the_spec_vector() {
+    assert_eq!(check_hash("end of packet"), 0x9908_ACE2);
+    // Lower case is upper-cased first, so the two spellings agree.
+    assert_eq!(check_hash("END OF PACKET"), 0x9908_ACE2);
+    assert_eq!(check_hash(""), 0);
+}
+
+#[test]
+fn unframed_spec_stream_is_reproduced() {
+    let mut buf = [0u8; 16];
+    let mut s = WriteStream::new(&mut buf);
+    s.serialize_bits(&mut 5, 3).unwrap();
+    s.serialize_int(&mut 17, -10, 100).unwrap();
+    s.serialize_bool(&mut true).unwrap();
+    s.serialize_bytes(&mut [1, 2, 3]).unwrap();
+    let len = s.finish();
+    assert_eq!(&buf[..len], &[0xDD, 0x04, 0x01, 0x02, 0x03]);
+}
+
+#[test]
+fn writer_refuses_a_full_buffer_without_writing_past_it() {
+    let mut buf = [0u8; 2];
+    let mut s = WriteStream::new(&mut buf);
+    s.serialize_bits(&mut 0x3FF, 10).unwrap();
+    assert_eq!(
+        s.serialize_bits(&mut 0x7F, 7),
+        Err(EncodeError::BufferFull { at: 10 })
+    );
+    assert_eq!(
+        s.serialize_bytes(&mut [1]),
+        Err(EncodeError::BufferFull { at: 16 })
+    );
+}
+
+#[test]
+fn writer_refuses_values_a_reader_would_refuse() {
+    let mut buf = [0u8; 64];
+    let mut s = WriteStream::new(&mut buf);
+    assert_eq!(
+        s.serialize_int(&mut 11, 0, 10),
+        Err(EncodeError::Invalid(DecodeError::OutOfRange { at: 0 }))
+    );
+    assert!(matches!(
+        s.serialize_string(&mut "a\0b".to_string(), 16),
+        Err(EncodeError::Invalid(DecodeError::InteriorNul { .. }))
+    ));
+    assert!(matches!(
+        s.serialize_string(&mut "too long".to_string(), 4),
+        Err(EncodeError::Invalid(DecodeError::OutOfRange { .. }))
+    ));
+    assert!(matches!(
+        s.serialize_wstring(&mut vec![0xD800], 4),
+        Err(EncodeError::Invalid(DecodeError::InvalidUtf16 { .. }))
+    ));
+    assert_eq!(
+        s.serialize_int_relative(10, &mut 10),
+        Err(EncodeError::Invalid(DecodeError::NotIncreasing { at: 0 }))
+    );
+}
+
+#[test]
+fn check_mismatch_names_the_label_and_the_value_found() {
+    let bytes = [0x01, 0x00, 0x00, 0x00];
+    let mut s = ReadStream::new(&bytes);
+    let err = s.serialize_check("end of packet").unwrap_err();
+    assert_eq!(
+        err,
+        DecodeError::CheckMismatch {
+            at: 0,
+            label: "end of packet",
+            found: 1
+        }
+    );
+    assert!(err.to_string().contains("end of packet"), "{err}");
+    // Sticky: even a zero-bit read fails now, with the first error.
+    assert_eq!(s.serialize_bits(&mut 0, 0), Err(err));
+}
+
+#[test]
+fn errors_carry_the_offset_of_the_refused_field() {
+    // 3 bits, then an int over [0, 8] whose offset 15 is out of range.
+    let bytes = [0b0111_1000];
+    let mut s = ReadStream::new(&bytes);
+    s.serialize_bits(&mut 0, 3).unwrap();
+    let mut value = 4;
+    assert_eq!(
+        s.serialize_int(&mut value, 0, 8),
+        Err(DecodeError::OutOfRange { at: 3 })
+    );
+    assert_eq!(value, 4, "a refused read leaves its destination alone");
+}
+
+#[test]
+fn a_huge_string_length_is_refused_before_any_allocation() {
+    // buffer_size 2^31 makes a 31-bit length; all ones promises 2 GiB.
+    let bytes = [0xFF, 0xFF, 0xFF, 0x7F, 0x00];
+    let mut value = String::from("kept");
+    let err = ReadStream::new(&bytes)
+        .serialize_string(&mut value, 1 << 31)
+        .unwrap_err();
+    assert!(matches!(err, DecodeError::PastEnd { .. }), "{err:?}");
+    assert_eq!(value, "kept");
+}
+
+#[test]
+fn a_huge_wstring_length_is_refused_before_any_allocation() {
+    let bytes = [0xFF, 0xFF, 0xFF, 0x7F, 0x41, 0, 0, 0];
+    let mut units = vec![0x41];
+    let err = ReadStream::new(&bytes)
+        .serialize_wstring(&mut units, 1 << 31)
+        .unwrap_err();
+    assert!(matches!(err, DecodeError::PastEnd { .. }), "{err:?}");
+    assert_eq!(units, vec![0x41]);
+}
+
+#[test]
+fn compressed_float_writer_rounds_half_up_without_fusing() {
+    // The document's witness: 2^23 over [0, 16777215] at resolution 1 must
+    // stay 2^23; a fused multiply-add moves it.
+    let wide = CompressedFloat::new(0.0, 16_777_215.0, 1.0);
+    assert_eq!(wide.bits(), 24);
+    assert_eq!(wide.quantize(8_388_608.0), 8_388_608);
+    let cm = CompressedFloat::new(-10.0, 10.0, 0.01);
+    assert_eq!(cm.max_integer_value(), 2000);
+    assert_eq!(cm.quantize(f32::NAN), 0, "NaN normalizes to 0");
+    assert_eq!(cm.quantize(-11.0), 0, "clamped below");
+    assert_eq!(cm.quantize(11.0), 2000, "clamped above");
+    assert_eq!(cm.quantize(0.0), 1000);
+    assert_eq!(cm.quantize(0.004), 1000, "rounds down below half a quantum");
+    assert_eq!(cm.quantize(0.006), 1001, "rounds up above half a quantum");
+}
+
+#[test]
+fn reading_never_demands_slack_bytes() {
+    // A 32-bit read from exactly four bytes, and a 1-bit read from one.
+    let mut value = 0;
+    ReadStream::new(&[1, 2, 3, 4])
+        .serialize_bits(&mut value, 32)
+        .unwrap();
+    assert_eq!(value, 0x0403_0201);
+    ReadStream::new(&[1]).serialize_bits(&mut value, 1).unwrap();
+    assert_eq!(value, 1);
+}

@@ -1,0 +1,258 @@
+//! Property tests over random stream programs: every operation of the
+//! format with random declarations and values, in random order.
+
+use codec::program::{Field, Program};
+use codec::{
+    CompressedFloat, DecodeError, Fixed, MeasureStream, ReadStream, Serialize, Stream, WriteStream,
+};
+use proptest::prelude::*;
+
+fn sorted<T: Ord>(a: T, b: T) -> (T, T) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Bounds biased toward the edges: narrow spans, degenerate ranges, and the
+/// full width.
+fn int_field() -> impl Strategy<Value = Field> {
+    prop_oneof![
+        (any::<i32>(), 0u32..40).prop_map(|(min, span)| (min, min.saturating_add(span as i32))),
+        (any::<i32>(), any::<i32>()).prop_map(|(a, b)| sorted(a, b)),
+        Just((i32::MIN, i32::MAX)),
+    ]
+    .prop_flat_map(|(min, max)| (min..=max).prop_map(move |value| Field::Int { min, max, value }))
+}
+
+fn int64_field() -> impl Strategy<Value = Field> {
+    prop_oneof![
+        (any::<i64>(), any::<i64>()).prop_map(|(a, b)| sorted(a, b)),
+        (any::<i64>(), 0u64..1 << 40)
+            .prop_map(|(min, span)| (min, min.saturating_add(span as i64))),
+        Just((i64::MIN, i64::MAX)),
+    ]
+    .prop_flat_map(|(min, max)| (min..=max).prop_map(move |value| Field::Int64 { min, max, value }))
+}
+
+fn int128_field() -> impl Strategy<Value = Field> {
+    (any::<i128>(), any::<i128>(), any::<u128>()).prop_map(|(a, b, pick)| {
+        let (min, max) = sorted(a, b);
+        let span = (max as u128).wrapping_sub(min as u128);
+        let offset = if span == u128::MAX {
+            pick
+        } else {
+            pick % (span + 1)
+        };
+        Field::Int128 {
+            min,
+            max,
+            value: (min as u128).wrapping_add(offset) as i128,
+        }
+    })
+}
+
+/// The declarations the golden message uses, with a raw value in range.
+fn fixed_field() -> impl Strategy<Value = Field> {
+    let declarations = [
+        (8, 8, -100, 100),
+        (16, 16, -2000, 2000),
+        (48, 16, -100_000, 100_000),
+        (16, 16, 0, 30_000),
+        (32, 0, 0, 4000),
+        (112, 16, -(1i128 << 57), 1i128 << 57),
+        (64, 64, i64::MIN as i128, i64::MAX as i128),
+    ]
+    .map(|(i, f, min, max)| Fixed::new(i, f, min, max).expect("valid declaration"));
+    (
+        proptest::sample::select(declarations.to_vec()),
+        any::<u128>(),
+    )
+        .prop_map(|(format, pick)| {
+            let span = (format.raw_max() as u128).wrapping_sub(format.raw_min() as u128);
+            Field::Fixed {
+                format,
+                raw: (format.raw_min() as u128).wrapping_add(pick % (span + 1)) as i128,
+            }
+        })
+}
+
+fn compressed_float_field() -> impl Strategy<Value = Field> {
+    let declarations = [
+        (-1000.0f32, 1000.0, 0.001),
+        (-10.0, 10.0, 0.01),
+        (0.0, 10.0, 0.01),
+        (-100.0, 100.0, 0.01),
+        (0.0, 8_388_609.0, 1.0),
+        (0.0, 16_777_215.0, 1.0),
+        (0.0, 1.0, 2.0),
+    ];
+    let values = prop_oneof![
+        any::<u32>().prop_map(f32::from_bits),
+        (-2000.0f32..2000.0),
+        (-1.0f32..20_000_000.0),
+    ];
+    (proptest::sample::select(declarations.to_vec()), values).prop_map(|((min, max, res), v)| {
+        Field::CompressedFloat {
+            format: CompressedFloat::new(min, max, res),
+            bits: v.to_bits(),
+        }
+    })
+}
+
+fn int_relative_field() -> impl Strategy<Value = Field> {
+    let differences = prop_oneof![
+        Just(1i64),
+        2i64..=6,
+        7i64..=23,
+        24i64..=280,
+        281i64..=4377,
+        4378i64..=69914,
+        69915i64..=i32::MAX as i64,
+    ];
+    (0i64..i32::MAX as i64, differences).prop_filter_map("stays in the domain", |(previous, d)| {
+        let current = previous + d;
+        (current <= i32::MAX as i64).then_some(Field::IntRelative {
+            previous: previous as i32,
+            value: current as i32,
+        })
+    })
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "[^\u{0}]{0,12}"
+}
+
+fn leaf_field() -> impl Strategy<Value = Field> {
+    prop_oneof![
+        (1u32..=64, any::<u64>()).prop_map(|(bits, v)| Field::Bits {
+            bits,
+            value: if bits == 64 { v } else { v & ((1 << bits) - 1) },
+        }),
+        any::<bool>().prop_map(Field::Bool),
+        int_field(),
+        int64_field(),
+        int128_field(),
+        any::<u128>().prop_map(Field::Uint128),
+        fixed_field(),
+        any::<u32>().prop_map(|bits| Field::Float { bits }),
+        any::<u64>().prop_map(|bits| Field::Double { bits }),
+        compressed_float_field(),
+        Just(Field::Align),
+        proptest::collection::vec(any::<u8>(), 0..24).prop_map(Field::Bytes),
+        (text(), 0u32..40).prop_map(|(value, extra)| Field::String {
+            buffer_size: value.len() as u32 + 1 + extra,
+            value,
+        }),
+        (text(), 0u32..40).prop_map(|(value, extra)| {
+            let units: Vec<u16> = value.encode_utf16().collect();
+            Field::WString {
+                buffer_size: units.len() as u32 + 1 + extra,
+                units,
+            }
+        }),
+        int_relative_field(),
+        proptest::sample::select(vec!["end of packet", "object", "a", ""]).prop_map(Field::Check),
+    ]
+}
+
+fn field() -> impl Strategy<Value = Field> {
+    prop_oneof![
+        8 => leaf_field(),
+        1 => proptest::collection::vec(leaf_field(), 0..4).prop_map(Field::Object),
+    ]
+}
+
+fn program() -> impl Strategy<Value = Program> {
+    proptest::collection::vec(field(), 0..24).prop_map(Program)
+}
+
+/// What a read of `field` must return: itself, except that a compressed
+/// float comes back quantized.
+fn after_round_trip(field: &Field) -> Field {
+    match field {
+        Field::CompressedFloat { format, bits } => Field::CompressedFloat {
+            format: *format,
+            bits: format
+                .dequantize(format.quantize(f32::from_bits(*bits)))
+                .to_bits(),
+        },
+        Field::Object(inner) => Field::Object(inner.iter().map(after_round_trip).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Writes `prefix` bits of `prefix_value`, then `program`; returns the bytes
+/// and the bits the program itself wrote.
+fn write(program: &mut Program, prefix: u32, prefix_value: u32) -> (Vec<u8>, u64) {
+    let bound = codec::measure(program).expect("measure") as usize / 8 + 2;
+    let mut buf = vec![0u8; bound];
+    let mut stream = WriteStream::new(&mut buf);
+    stream
+        .serialize_bits(&mut (prefix_value & ((1 << prefix) - 1)), prefix)
+        .expect("prefix");
+    program.serialize(&mut stream).expect("write");
+    let bits = stream.bit_offset() - u64::from(prefix);
+    let len = stream.finish();
+    buf.truncate(len);
+    (buf, bits)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn write_then_read_returns_every_value(mut program in program(), prefix in 0u32..8, pv in any::<u32>()) {
+        let (bytes, written) = write(&mut program, prefix, pv);
+        let mut stream = ReadStream::new(&bytes);
+        let mut skip = 0u32;
+        stream.serialize_bits(&mut skip, prefix).unwrap();
+        let mut read = program.blank();
+        read.serialize(&mut stream).unwrap();
+        let expected = Program(program.0.iter().map(after_round_trip).collect());
+        prop_assert_eq!(read, expected);
+        prop_assert_eq!(stream.bit_offset(), u64::from(prefix) + written);
+    }
+
+    #[test]
+    fn measure_bounds_the_bits_written_from_every_offset(mut program in program(), prefix in 0u32..8) {
+        let (_, written) = write(&mut program, prefix, 0);
+        let mut measure = MeasureStream::new();
+        program.serialize(&mut measure).unwrap();
+        prop_assert!(measure.bits() >= written, "measure {} < written {}", measure.bits(), written);
+    }
+
+    #[test]
+    fn every_truncation_is_refused_past_end(mut program in program()) {
+        let (bytes, written) = write(&mut program, 0, 0);
+        prop_assert_eq!(bytes.len() as u64, written.div_ceil(8));
+        for cut in 0..bytes.len() {
+            let mut read = program.blank();
+            let result = read.serialize(&mut ReadStream::new(&bytes[..cut]));
+            prop_assert!(
+                matches!(result, Err(DecodeError::PastEnd { .. })),
+                "cut at {} of {}: {:?}", cut, bytes.len(), result
+            );
+        }
+    }
+
+    #[test]
+    fn a_single_flipped_bit_is_refused_or_read(mut program in program(), which in any::<usize>()) {
+        let (mut bytes, _) = write(&mut program, 0, 0);
+        prop_assume!(!bytes.is_empty());
+        let bit = which % (bytes.len() * 8);
+        bytes[bit / 8] ^= 1 << (bit % 8);
+        let mut read = program.blank();
+        let mut stream = ReadStream::new(&bytes);
+        match read.serialize(&mut stream) {
+            // A read that succeeds stays inside the input.
+            Ok(()) => prop_assert!(stream.bit_offset() <= bytes.len() as u64 * 8),
+            // A refusal points inside the input, and the stream stays failed.
+            Err(why) => {
+                prop_assert!(why.bit_offset() <= bytes.len() as u64 * 8);
+                prop_assert_eq!(stream.serialize_bits(&mut 0, 0), Err(why));
+            }
+        }
+    }
+}
