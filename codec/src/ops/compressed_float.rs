@@ -62,8 +62,9 @@ impl CompressedFloat {
             0.0
         };
         let scaled = normalized * self.max_integer_value as f32;
-        // Float to int conversion saturates; the cap keeps the code legal.
-        ((scaled + 0.5).floor() as u32).min(self.max_integer_value)
+        // `scaled + 0.5` is positive and finite, so truncation is the floor
+        // (and avoids a libm call); the cap keeps the code legal.
+        ((scaled + 0.5) as u32).min(self.max_integer_value)
     }
 
     /// The reader's value for `code`: `(code / max_integer_value) * delta +
