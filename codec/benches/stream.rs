@@ -52,7 +52,8 @@ fn workload() -> Workload {
                 };
                 // A range whose span needs exactly `bits` bits, not always a power of two.
                 let span = rng.gen_range(span / 2 + 1..=span);
-                let min = rng.gen_range(i32::MIN..=(i32::MAX - span as i32).max(i32::MIN));
+                let highest_min = i32::MAX as i64 - span as i64;
+                let min = rng.gen_range(i32::MIN as i64..=highest_min) as i32;
                 let max = (min as i64 + span as i64).min(i32::MAX as i64) as i32;
                 let value = rng.gen_range(min..=max);
                 BenchField::Int { min, max, value }
