@@ -92,8 +92,11 @@
 pub mod bits;
 mod error;
 pub mod ops;
+pub mod packet;
 pub mod program;
+pub mod protocols;
 pub mod stream;
+pub mod versioned;
 
 pub use error::{DecodeError, EncodeError};
 pub use ops::check::check_hash;

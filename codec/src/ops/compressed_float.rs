@@ -20,7 +20,7 @@ impl CompressedFloat {
     /// Quantizes `[min, max]` in steps of `res`: `values = (max - min) / res`
     /// clamped to `[1, 4294967040]`, and `max_integer_value = ceil(values)`.
     #[must_use]
-    pub fn new(min: f32, max: f32, res: f32) -> Self {
+    pub const fn new(min: f32, max: f32, res: f32) -> Self {
         let delta = max - min;
         let values = delta / res;
         let values = if values.is_nan() || values < 1.0 {
@@ -30,11 +30,18 @@ impl CompressedFloat {
         } else {
             values
         };
+        // `values` is in [1, 4294967040], so truncation is exact and the
+        // ceiling is one more when a fraction was dropped.
+        let truncated = values as u32;
+        let max_integer_value = if (truncated as f32) < values {
+            truncated.saturating_add(1)
+        } else {
+            truncated
+        };
         Self {
             min,
             delta,
-            // In [1, 4294967040], so the conversion is exact.
-            max_integer_value: values.ceil() as u32,
+            max_integer_value,
         }
     }
 

@@ -1,0 +1,99 @@
+//! The scenes' object: a cube's compressed position, smallest-three
+//! orientation and, unless at rest, its velocities.
+
+use super::quaternion::SmallestThree;
+use crate::ops::compressed_float::CompressedFloat;
+use crate::stream::{Serialize, Stream};
+
+/// Position: `[-1000, 1000]` at 0.001, 21 bits per axis.
+pub const POSITION: CompressedFloat = CompressedFloat::new(-1000.0, 1000.0, 0.001);
+/// Linear velocity: `[-10, 10]` at 0.01, 11 bits per axis.
+pub const LINEAR_VELOCITY: CompressedFloat = CompressedFloat::new(-10.0, 10.0, 0.01);
+/// Angular velocity: `[-20, 20]` at 0.01, 12 bits per axis.
+pub const ANGULAR_VELOCITY: CompressedFloat = CompressedFloat::new(-20.0, 20.0, 0.01);
+
+/// An object as its wire integers: compressed-float codes and the
+/// quaternion's codes. The float views are computed from them, so a decoded
+/// object re-encodes to the very bits it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Object {
+    /// Position codes over [`POSITION`].
+    pub position: [u32; 3],
+    /// Orientation.
+    pub orientation: SmallestThree,
+    /// When set, the velocities are not sent and read as zero.
+    pub at_rest: bool,
+    /// Linear velocity codes over [`LINEAR_VELOCITY`].
+    pub linear_velocity: [u32; 3],
+    /// Angular velocity codes over [`ANGULAR_VELOCITY`].
+    pub angular_velocity: [u32; 3],
+}
+
+impl Default for Object {
+    fn default() -> Self {
+        Self::new([0.0; 3], [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3])
+    }
+}
+
+impl Object {
+    /// Quantizes a simulated object. It is at rest exactly when both of its
+    /// velocities are zero vectors (the sample's rule).
+    #[must_use]
+    pub fn new(
+        position: [f32; 3],
+        orientation: [f32; 4],
+        linear: [f32; 3],
+        angular: [f32; 3],
+    ) -> Self {
+        Self {
+            position: position.map(|v| POSITION.quantize(v)),
+            orientation: SmallestThree::from_quaternion(orientation),
+            at_rest: linear == [0.0; 3] && angular == [0.0; 3],
+            linear_velocity: linear.map(|v| LINEAR_VELOCITY.quantize(v)),
+            angular_velocity: angular.map(|v| ANGULAR_VELOCITY.quantize(v)),
+        }
+    }
+
+    /// The position as floats.
+    #[must_use]
+    pub fn position(&self) -> [f32; 3] {
+        self.position.map(|code| POSITION.dequantize(code))
+    }
+
+    /// The linear velocity as floats.
+    #[must_use]
+    pub fn linear_velocity(&self) -> [f32; 3] {
+        self.linear_velocity.map(|c| LINEAR_VELOCITY.dequantize(c))
+    }
+
+    /// The angular velocity as floats.
+    #[must_use]
+    pub fn angular_velocity(&self) -> [f32; 3] {
+        self.angular_velocity
+            .map(|c| ANGULAR_VELOCITY.dequantize(c))
+    }
+}
+
+impl Serialize for Object {
+    /// Position, orientation, the at-rest flag, then both velocities unless
+    /// at rest; a reader sets the velocities of a resting object to zero.
+    fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        for code in &mut self.position {
+            stream.serialize_compressed_code(code, &POSITION)?;
+        }
+        self.orientation.serialize(stream)?;
+        stream.serialize_bool(&mut self.at_rest)?;
+        if !self.at_rest {
+            for code in &mut self.linear_velocity {
+                stream.serialize_compressed_code(code, &LINEAR_VELOCITY)?;
+            }
+            for code in &mut self.angular_velocity {
+                stream.serialize_compressed_code(code, &ANGULAR_VELOCITY)?;
+            }
+        } else if S::IS_READING {
+            self.linear_velocity = [LINEAR_VELOCITY.quantize(0.0); 3];
+            self.angular_velocity = [ANGULAR_VELOCITY.quantize(0.0); 3];
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! The smallest-three quaternion of *Snapshot Compression*: the index of the
+//! largest component in 2 bits, then the other three in 10 bits each.
+
+use crate::error::DecodeError;
+use crate::stream::{Serialize, Stream};
+
+/// Bits per transmitted component.
+pub const COMPONENT_BITS: u32 = 10;
+
+/// The largest transmitted code, `2^10 - 1`.
+const SCALE: f32 = 1023.0;
+
+/// The sample code's approximation of the square root of two. The wire
+/// format depends on this exact constant, not on `SQRT_2`.
+#[allow(clippy::approx_constant)]
+const SAMPLE_SQRT_2: f32 = 1.414_214;
+
+/// The smallest a transmitted component can be: `-1 / 1.414214`.
+const MINIMUM: f32 = -1.0 / SAMPLE_SQRT_2;
+
+/// The largest a transmitted component can be.
+const MAXIMUM: f32 = 1.0 / SAMPLE_SQRT_2;
+
+/// A quaternion as its wire integers. The float view is computed from them,
+/// so re-encoding a decoded quaternion always writes the same bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SmallestThree {
+    /// Which component was dropped: x = 0, y = 1, z = 2, w = 3.
+    pub largest: u8,
+    /// The other three components in x, y, z, w order, each a 10-bit code.
+    pub codes: [u16; 3],
+}
+
+impl SmallestThree {
+    /// The identity rotation, `(0, 0, 0, 1)`.
+    #[must_use]
+    pub fn identity() -> Self {
+        Self::from_quaternion([0.0, 0.0, 0.0, 1.0])
+    }
+
+    /// Quantizes `[x, y, z, w]`: normalized first, the largest component
+    /// dropped (ties keep the earlier one), the others negated when it is
+    /// negative, then each mapped from `[MINIMUM, MAXIMUM]` to
+    /// `floor(normal * 1023 + 0.5)`, in `f32` arithmetic.
+    #[must_use]
+    pub fn from_quaternion(q: [f32; 4]) -> Self {
+        let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+        let q = if norm > 0.0 && norm.is_finite() {
+            q.map(|c| c / norm)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        };
+        let mut largest = 0;
+        for (index, component) in q.iter().enumerate() {
+            if component.abs() > q.get(largest).map_or(0.0, |c: &f32| c.abs()) {
+                largest = index;
+            }
+        }
+        let sign = if q.get(largest).is_some_and(|c| *c < 0.0) {
+            -1.0
+        } else {
+            1.0
+        };
+        let mut codes = [0u16; 3];
+        for (code, component) in codes
+            .iter_mut()
+            .zip(q.iter().enumerate().filter(|(i, _)| *i != largest))
+        {
+            let normal = (component.1 * sign - MINIMUM) / (MAXIMUM - MINIMUM);
+            // Saturating conversion, then capped: out-of-range inputs clamp.
+            *code = ((normal * SCALE + 0.5).floor() as u16).min(SCALE as u16);
+        }
+        Self {
+            largest: largest as u8,
+            codes,
+        }
+    }
+
+    /// The three transmitted components as floats.
+    #[must_use]
+    pub fn components(&self) -> [f32; 3] {
+        self.codes
+            .map(|code| f32::from(code) / SCALE * (MAXIMUM - MINIMUM) + MINIMUM)
+    }
+
+    /// Whether the three components can belong to a unit quaternion: their
+    /// squares, summed in `f32`, are at most 1.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.components().iter().map(|c| c * c).sum::<f32>() <= 1.0
+    }
+
+    /// The rotation as `[x, y, z, w]`: the dropped component rebuilt as
+    /// `sqrt(1 - a^2 - b^2 - c^2)`, then normalized.
+    #[must_use]
+    pub fn to_quaternion(&self) -> [f32; 4] {
+        let small = self.components();
+        let rebuilt = (1.0 - small.iter().map(|c| c * c).sum::<f32>())
+            .max(0.0)
+            .sqrt();
+        let mut q = [0.0f32; 4];
+        let mut rest = small.iter();
+        for (index, slot) in q.iter_mut().enumerate() {
+            *slot = if index == usize::from(self.largest) {
+                rebuilt
+            } else {
+                rest.next().copied().unwrap_or(0.0)
+            };
+        }
+        let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            q.map(|c| c / norm)
+        } else {
+            q
+        }
+    }
+}
+
+impl Serialize for SmallestThree {
+    /// The largest index in 2 bits, then three 10-bit codes. Both sides
+    /// refuse a triple that no unit quaternion has
+    /// ([`DecodeError::InvalidQuaternion`], at the quaternion's first bit).
+    fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        let at = stream.bit_offset();
+        let mut wire = *self;
+        if S::IS_WRITING && (wire.largest > 3 || !wire.is_valid()) {
+            return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));
+        }
+        let mut largest = u32::from(wire.largest);
+        stream.serialize_bits(&mut largest, 2)?;
+        wire.largest = largest as u8;
+        for code in &mut wire.codes {
+            let mut bits = u32::from(*code);
+            stream.serialize_bits(&mut bits, COMPONENT_BITS)?;
+            *code = bits as u16;
+        }
+        if S::IS_READING {
+            if !wire.is_valid() {
+                return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));
+            }
+            *self = wire;
+        }
+        Ok(())
+    }
+}
