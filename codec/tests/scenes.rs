@@ -403,3 +403,42 @@ proptest! {
         }
     }
 }
+
+/// Index bits of the payload: everything but the objects.
+fn index_bits<P: packet::Packet>(p: &mut P, scene: &Scene) -> u64 {
+    let mut m = codec::MeasureStream::new();
+    p.serialize_payload(&mut m).unwrap();
+    let objects: u64 = scene
+        .slots
+        .iter()
+        .map(|s| codec::measure(&mut s.object.clone()).unwrap())
+        .sum();
+    m.bits() - objects
+}
+
+#[test]
+fn scene_e_spends_fewer_index_bits_than_d_at_every_density() {
+    use rand::{seq::index::sample, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for density in [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 1.00] {
+        let k = (1024.0 * density) as usize;
+        let (mut d_bits, mut e_bits) = (0, 0);
+        for _ in 0..20 {
+            let mut indices = sample(&mut rng, 1024, k).into_vec();
+            indices.sort_unstable();
+            let scene = Scene {
+                slots: indices.into_iter().map(|i| object_at(i as u16)).collect(),
+            };
+            let mut d = ScenePacket {
+                strategy: Layout::D,
+                scene: scene.clone(),
+            };
+            d_bits += index_bits(&mut d, &scene);
+            e_bits += index_bits(&mut SceneE::new(scene.clone()), &scene);
+        }
+        assert!(
+            e_bits < d_bits,
+            "density {density}: E {e_bits} bits, D {d_bits}"
+        );
+    }
+}

@@ -3,20 +3,27 @@
 //!
 //! # Code, version 1
 //!
-//! The gaps between present indices (from `previous = -1`, the last gap
-//! reaching the sentinel 1024) are close to geometric at any density, and
-//! Golomb codes are the optimal prefix codes for geometric sources. So:
+//! The gaps between present indices are close to geometric at any density,
+//! and Golomb codes are the optimal prefix codes for geometric sources. Above
+//! half density the absent indices are the sparse set, so a packet may code
+//! those instead. So:
 //!
-//! 1. `parameter int[0, 15]`: an index into [`GOLOMB_PARAMETERS`]. The
-//!    writer picks the entry that makes the packet's index part shortest
-//!    (ties go to the smaller entry); the packet keeps it, so a decoded
-//!    packet re-encodes to the same bits.
-//! 2. For each object, then for the sentinel: `v = gap - 1` as a Golomb code
-//!    with `m = GOLOMB_PARAMETERS[parameter]`: `v / m` one-bits and a
-//!    zero-bit, then `v % m` in truncated binary (`b = bits_required(0,
-//!    m - 1)`, `u = 2^b - m`; a remainder below `u` takes `b - 1` bits, any
-//!    other `r` is sent as `(r + u) >> 1` in `b - 1` bits then `(r + u) & 1`
-//!    in one bit; `m = 1` sends no remainder).
+//! 1. `parameter int[0, 15]`: an entry of [`GOLOMB_PARAMETERS`], a coded set
+//!    (present or absent indices) and a Golomb parameter `m`. The writer
+//!    picks the entry that makes the packet's index part shortest (ties go to
+//!    the lower entry); the packet keeps it, so a decoded packet re-encodes to
+//!    the same bits.
+//! 2. For each index of the coded set in order, then for the sentinel 1024:
+//!    `v = gap - 1` (the gap from the previous coded index, starting from -1)
+//!    as a Golomb code: `v / m` one-bits and a zero-bit, then `v % m` in
+//!    truncated binary (`b = bits_required(0, m - 1)`, `u = 2^b - m`; a
+//!    remainder below `u` takes `b - 1` bits, any other `r` is sent as
+//!    `(r + u) >> 1` in `b - 1` bits then `(r + u) & 1` in one bit; `m = 1`
+//!    sends no remainder).
+//! 3. Objects follow in index order: when present indices are coded, each
+//!    object right after its gap; when absent indices are coded, after each
+//!    gap the objects of every index strictly between the previous coded
+//!    index and this one.
 //!
 //! Every bit pattern decodes to at most one gap sequence, and every gap
 //! sequence encodes to exactly one pattern, so a reader that refuses indices
@@ -28,10 +35,37 @@ use crate::error::DecodeError;
 use crate::ops::int::bits_for_span;
 use crate::stream::{Serialize, Stream};
 
-/// The Golomb parameters a packet can choose from: roughly geometric, from
-/// `m = 1` (density 50 % and up) to `m = 100` (density near 0.7 %). Fixed
-/// by version 1 of the code.
-pub const GOLOMB_PARAMETERS: [u32; 16] = [1, 2, 3, 4, 5, 6, 8, 10, 13, 17, 22, 29, 38, 50, 69, 100];
+/// Which indices a scene E packet codes as gaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CodedSet {
+    /// The indices of the objects sent.
+    Present,
+    /// The indices of the objects not sent (every other index is sent).
+    Absent,
+}
+
+/// The entries a packet can choose from. Present sets cover densities from
+/// 50 % (`m = 1`) down to about 0.7 % (`m = 100`), roughly geometrically;
+/// absent sets cover the dense end, up to every object sent. Fixed by
+/// version 1 of the code.
+pub const GOLOMB_PARAMETERS: [(CodedSet, u32); 16] = [
+    (CodedSet::Present, 1),
+    (CodedSet::Present, 2),
+    (CodedSet::Present, 3),
+    (CodedSet::Present, 4),
+    (CodedSet::Present, 6),
+    (CodedSet::Present, 8),
+    (CodedSet::Present, 11),
+    (CodedSet::Present, 15),
+    (CodedSet::Present, 21),
+    (CodedSet::Present, 29),
+    (CodedSet::Present, 41),
+    (CodedSet::Present, 58),
+    (CodedSet::Present, 82),
+    (CodedSet::Absent, 2),
+    (CodedSet::Absent, 8),
+    (CodedSet::Absent, 128),
+];
 
 /// The highest parameter index.
 const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
@@ -50,33 +84,49 @@ impl SceneE {
     /// fewest bits.
     #[must_use]
     pub fn new(scene: Scene) -> Self {
-        let parameter = best_parameter(&scene);
+        let parameter = (0..GOLOMB_PARAMETERS.len() as u8)
+            .min_by_key(|&p| Self::index_bits(&scene, p))
+            .unwrap_or(0);
         Self { parameter, scene }
     }
 
-    /// Bits the index part costs with parameter `m`: the parameter field and
+    /// Bits the index part costs with `parameter`: the parameter field and
     /// every gap, the sentinel's included.
     #[must_use]
     pub fn index_bits(scene: &Scene, parameter: u8) -> u64 {
-        let m = GOLOMB_PARAMETERS
-            .get(usize::from(parameter))
-            .copied()
-            .unwrap_or(1);
+        let (set, m) = entry(i32::from(parameter));
         let field = u64::from(bits_for_span(LAST_PARAMETER as u32));
-        gaps(scene)
+        gaps(&coded_indices(scene, set))
             .map(|gap| u64::from(code_bits(gap.saturating_sub(1), m)))
             .fold(field, u64::saturating_add)
     }
 }
 
-/// The gaps between consecutive indices from -1, then to the sentinel.
-fn gaps(scene: &Scene) -> impl Iterator<Item = u32> + '_ {
-    let indices = scene
-        .slots
-        .iter()
-        .map(|s| u32::from(s.index))
-        .chain([SENTINEL]);
-    indices.scan(0u32, |next, index| {
+/// The coded set and Golomb parameter of a parameter field value.
+fn entry(parameter: i32) -> (CodedSet, u32) {
+    usize::try_from(parameter)
+        .ok()
+        .and_then(|p| GOLOMB_PARAMETERS.get(p))
+        .copied()
+        .unwrap_or((CodedSet::Present, 1))
+}
+
+/// The indices of `set`, in order, then the sentinel.
+fn coded_indices(scene: &Scene, set: CodedSet) -> Vec<u32> {
+    let mut present = scene.slots.iter().map(|s| u32::from(s.index)).peekable();
+    let mut coded: Vec<u32> = match set {
+        CodedSet::Present => present.collect(),
+        CodedSet::Absent => (0..SENTINEL)
+            .filter(|&i| present.next_if_eq(&i).is_none())
+            .collect(),
+    };
+    coded.push(SENTINEL);
+    coded
+}
+
+/// The gaps between consecutive coded indices, from -1.
+fn gaps(coded: &[u32]) -> impl Iterator<Item = u32> + '_ {
+    coded.iter().scan(0u32, |next, &index| {
         // `next` is previous + 1, so the gap is index - previous.
         let gap = index.wrapping_sub(*next).wrapping_add(1);
         *next = index.wrapping_add(1);
@@ -98,12 +148,6 @@ fn code_bits(v: u32, m: u32) -> u32 {
         b
     };
     quotient.saturating_add(1).saturating_add(remainder_bits)
-}
-
-fn best_parameter(scene: &Scene) -> u8 {
-    (0..GOLOMB_PARAMETERS.len() as u8)
-        .min_by_key(|&p| SceneE::index_bits(scene, p))
-        .unwrap_or(0)
 }
 
 /// The Golomb code of `v` with parameter `m`. A reader refuses the gap as
@@ -172,25 +216,30 @@ impl Serialize for SceneE {
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         let mut parameter = i32::from(self.parameter);
         stream.serialize_int(&mut parameter, 0, LAST_PARAMETER)?;
-        let m = GOLOMB_PARAMETERS
-            .get(parameter as usize)
-            .copied()
-            .unwrap_or(1);
+        let (set, m) = entry(parameter);
 
         if S::IS_WRITING {
             if let Some(why) = self.scene.broken_rule(stream.bit_offset()) {
                 return Err(stream.refuse(why));
             }
+            let coded_set = coded_indices(&self.scene, set);
+            let mut slots = self.scene.slots.iter_mut().peekable();
             let mut previous = -1;
-            for slot in self.scene.slots.iter_mut() {
-                let index = i32::from(slot.index);
-                let mut gap = index.wrapping_sub(previous) as u32;
+            for coded in coded_set {
+                let mut gap = (coded as i32).wrapping_sub(previous) as u32;
                 serialize_gap(stream, m, previous, &mut gap)?;
-                slot.object.serialize(stream)?;
-                previous = index;
+                // Present: the coded index's own object. Absent: the objects
+                // strictly between the previous coded index and this one.
+                let sent_now = |slot: &&mut Slot| match set {
+                    CodedSet::Present => u32::from(slot.index) == coded,
+                    CodedSet::Absent => u32::from(slot.index) < coded,
+                };
+                while let Some(slot) = slots.next_if(sent_now) {
+                    slot.object.serialize(stream)?;
+                }
+                previous = coded as i32;
             }
-            let mut gap = (SENTINEL as i32).wrapping_sub(previous) as u32;
-            return serialize_gap(stream, m, previous, &mut gap);
+            return Ok(());
         }
 
         let mut read: Vec<Slot> = Vec::new();
@@ -199,12 +248,22 @@ impl Serialize for SceneE {
             let mut gap = 0;
             serialize_gap(stream, m, previous, &mut gap)?;
             // gap <= SENTINEL - previous, checked by serialize_gap.
-            let index = previous.wrapping_add(gap as i32);
-            if index == SENTINEL as i32 {
+            let coded = previous.wrapping_add(gap as i32);
+            match set {
+                CodedSet::Present if coded != SENTINEL as i32 => {
+                    read_slot(stream, &mut read, coded as u32)?;
+                }
+                CodedSet::Present => {}
+                CodedSet::Absent => {
+                    for index in previous.wrapping_add(1)..coded {
+                        read_slot(stream, &mut read, index as u32)?;
+                    }
+                }
+            }
+            if coded == SENTINEL as i32 {
                 break;
             }
-            read_slot(stream, &mut read, index as u32)?;
-            previous = index;
+            previous = coded;
         }
         self.parameter = parameter as u8;
         self.scene.slots = read;

@@ -11,7 +11,7 @@
 //! | B | `count int[0,1024]`, then each `index int[0,1023]` | 11 + 10 per object |
 //! | C | each `index int[0,1024]`, ended by the sentinel 1024 | 11 per object + 11 |
 //! | D | the article's relative index ladder, ended by 1024 | 1 to 16 per object |
-//! | E | Golomb-coded gaps with a per-packet parameter | near the entropy bound |
+//! | E | Golomb-coded gaps of the present or absent set, per-packet parameter | near the entropy bound |
 //!
 //! Every reader refuses indices out of range, duplicate or decreasing
 //! indices, and objects whose quaternion no unit quaternion has.
@@ -22,7 +22,7 @@ mod quaternion;
 mod relative_index;
 mod strategies;
 
-pub use entropy::{SceneE, GOLOMB_PARAMETERS};
+pub use entropy::{CodedSet, SceneE, GOLOMB_PARAMETERS};
 pub use object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 pub use quaternion::SmallestThree;
 

@@ -1,0 +1,125 @@
+//! How many bits each scene strategy spends on saying which objects are
+//! present, next to the information-theoretic bound.
+//!
+//! `cargo run --release -p codec --example compactness`
+//!
+//! For each density, 200 random scenes (fixed seed) of exactly
+//! `round(1024 * density)` objects at uniformly random indices, half of them
+//! moving. Prints bytes per packet for scenes A to E, then, for the index
+//! part alone, bits per sent object for B to E and the bound
+//! `log2(C(1024, k)) / k`. The output is what docs/COMPACTNESS.md shows.
+
+use codec::packet::{self, Packet};
+use codec::protocols::scenes::{Object, Scene, SceneE, ScenePacket, Slot, Strategy};
+use codec::MeasureStream;
+use rand::seq::index::sample;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 0x5CE4E;
+const SCENES_PER_DENSITY: usize = 200;
+const DENSITIES: [f64; 6] = [0.01, 0.05, 0.10, 0.25, 0.50, 1.00];
+
+fn random_object(rng: &mut ChaCha8Rng) -> Object {
+    let mut vector = |limit: f32| [(); 3].map(|_| rng.gen_range(-limit..limit));
+    let position = vector(1000.0);
+    let orientation = [(); 4].map(|_| rng.gen_range(-1.0f32..1.0));
+    if rng.gen_bool(0.5) {
+        Object::new(position, orientation, [0.0; 3], [0.0; 3])
+    } else {
+        let linear = [(); 3].map(|_| rng.gen_range(-10.0f32..10.0));
+        let angular = [(); 3].map(|_| rng.gen_range(-20.0f32..20.0));
+        Object::new(position, orientation, linear, angular)
+    }
+}
+
+fn random_scene(rng: &mut ChaCha8Rng, k: usize) -> Scene {
+    let mut indices = sample(rng, 1024, k).into_vec();
+    indices.sort_unstable();
+    Scene {
+        slots: indices
+            .into_iter()
+            .map(|i| Slot {
+                index: i as u16,
+                object: random_object(rng),
+            })
+            .collect(),
+    }
+}
+
+/// Bits of the payload alone (no framing).
+fn payload_bits<P: Packet>(packet: &mut P) -> u64 {
+    let mut m = MeasureStream::new();
+    packet.serialize_payload(&mut m).expect("measure");
+    m.bits()
+}
+
+fn objects_bits(scene: &Scene) -> u64 {
+    scene
+        .slots
+        .iter()
+        .map(|s| codec::measure(&mut s.object.clone()).expect("measure"))
+        .sum()
+}
+
+/// `log2(C(1024, k))`.
+fn bound_bits(k: usize) -> f64 {
+    (0..k)
+        .map(|i| ((1024 - i) as f64 / (i + 1) as f64).log2())
+        .sum()
+}
+
+fn main() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    println!("Bytes per packet (mean of {SCENES_PER_DENSITY} scenes, framing included):\n");
+    println!("| density | objects | A | B | C | D | E |");
+    println!("|---|---|---|---|---|---|---|");
+    let mut index_rows = Vec::new();
+    for density in DENSITIES {
+        let k = (1024.0 * density).round() as usize;
+        let mut bytes = [0f64; 5];
+        let mut index = [0f64; 5];
+        for _ in 0..SCENES_PER_DENSITY {
+            let scene = random_scene(&mut rng, k);
+            let objects = objects_bits(&scene) as f64;
+            for (column, strategy) in Strategy::ALL.into_iter().enumerate() {
+                let mut p = ScenePacket {
+                    strategy,
+                    scene: scene.clone(),
+                };
+                bytes[column] += packet::encode_to_vec(&mut p).expect("encode").len() as f64;
+                index[column] += payload_bits(&mut p) as f64 - objects;
+            }
+            let mut e = SceneE::new(scene);
+            bytes[4] += packet::encode_to_vec(&mut e).expect("encode").len() as f64;
+            index[4] += payload_bits(&mut e) as f64 - objects;
+        }
+        let n = SCENES_PER_DENSITY as f64;
+        let cells: Vec<String> = bytes.iter().map(|b| format!("{:.1}", b / n)).collect();
+        println!("| {:.0}% | {k} | {} |", density * 100.0, cells.join(" | "));
+        let per_object: Vec<f64> = index.iter().map(|b| b / n / k as f64).collect();
+        index_rows.push((density, k, per_object, bound_bits(k) / k as f64));
+    }
+
+    println!("\nIndex bits per sent object (the index part alone):\n");
+    println!("| density | B | C | D | E | bound | E over bound | E vs D |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (density, _, per, bound) in index_rows {
+        // With every object sent the bound is 0 bits: no ratio to show.
+        let over = if bound > 1e-6 {
+            format!("{:+.1}%", (per[4] / bound - 1.0) * 100.0)
+        } else {
+            "n/a (bound 0)".to_string()
+        };
+        let vs_d = (per[4] / per[3] - 1.0) * 100.0;
+        println!(
+            "| {:.0}% | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {over} | {vs_d:+.1}% |",
+            density * 100.0,
+            per[1],
+            per[2],
+            per[3],
+            per[4],
+            bound
+        );
+    }
+}
