@@ -82,6 +82,7 @@ fn serialize_type<P: Packet, S: Stream>(
     packet_type: &mut u32,
 ) -> Result<(), S::Error> {
     let last = P::PACKET_TYPES.saturating_sub(1);
+    stream.field_name("type");
     let at = stream.bit_offset();
     let mut wire = *packet_type;
     stream.serialize_bits(&mut wire, bits_required(0, last as i32))?;
@@ -92,12 +93,41 @@ fn serialize_type<P: Packet, S: Stream>(
     Ok(())
 }
 
-/// Everything after the CRC field, for the writing and measuring streams.
-fn serialize_body<P: Packet, S: Stream>(packet: &mut P, stream: &mut S) -> Result<(), S::Error> {
+/// A whole packet for a writing or measuring stream, with a zero CRC field
+/// (the CRC covers the finished bytes, so [`encode`] fills it in last).
+pub fn serialize_packet<P: Packet, S: Stream>(
+    packet: &mut P,
+    stream: &mut S,
+) -> Result<(), S::Error> {
+    stream.field_name("crc");
+    stream.serialize_bits(&mut 0, CRC_BITS)?;
     let mut packet_type = packet.packet_type();
     serialize_type::<P, S>(stream, &mut packet_type)?;
     packet.serialize_payload(stream)?;
+    stream.field_name(END_OF_PACKET);
     stream.serialize_check(END_OF_PACKET)
+}
+
+/// Reads a packet's fields from a reading stream: the CRC field (read, not
+/// verified), the type, the payload and the end check. [`decode`] adds the
+/// size, CRC and trailing-byte rules around it; the harness calls it through
+/// a recording stream to map a packet's fields.
+pub fn read_fields<P: Packet, S: Stream>(stream: &mut S) -> Result<P, S::Error> {
+    debug_assert!(S::IS_READING);
+    stream.field_name("crc");
+    stream.serialize_bits(&mut 0, CRC_BITS)?;
+    let mut packet_type = 0;
+    serialize_type::<P, S>(stream, &mut packet_type)?;
+    let Some(mut packet) = P::empty(packet_type) else {
+        return Err(stream.refuse(DecodeError::UnknownPacketType {
+            at: u64::from(CRC_BITS),
+            found: packet_type,
+        }));
+    };
+    packet.serialize_payload(stream)?;
+    stream.field_name(END_OF_PACKET);
+    stream.serialize_check(END_OF_PACKET)?;
+    Ok(packet)
 }
 
 /// Writes `packet` into `buf` (at most [`Packet::MAX_PACKET_BYTES`] of it),
@@ -106,8 +136,7 @@ pub fn encode<P: Packet>(packet: &mut P, buf: &mut [u8]) -> Result<usize, Encode
     let limit = buf.len().min(P::MAX_PACKET_BYTES);
     let buf = buf.get_mut(..limit).unwrap_or_default();
     let mut stream = WriteStream::new(buf);
-    stream.serialize_bits(&mut 0, CRC_BITS)?;
-    serialize_body(packet, &mut stream)?;
+    serialize_packet(packet, &mut stream)?;
     let len = stream.finish();
     let crc = P::PROTOCOL_ID.crc32(buf.get(..len).unwrap_or_default());
     if let Some(field) = buf.first_chunk_mut::<CRC_BYTES>() {
@@ -118,10 +147,7 @@ pub fn encode<P: Packet>(packet: &mut P, buf: &mut [u8]) -> Result<usize, Encode
 
 /// Writes `packet` into a new vector.
 pub fn encode_to_vec<P: Packet>(packet: &mut P) -> Result<Vec<u8>, EncodeError> {
-    let mut measure = MeasureStream::new();
-    measure.serialize_bits(&mut 0, CRC_BITS)?;
-    serialize_body(packet, &mut measure)?;
-    let bound = usize::try_from(measure.bytes()).unwrap_or(usize::MAX);
+    let bound = usize::try_from(measure(packet)?).unwrap_or(usize::MAX);
     let mut buf = vec![0; bound.min(P::MAX_PACKET_BYTES)];
     let len = encode(packet, &mut buf)?;
     buf.truncate(len);
@@ -131,8 +157,7 @@ pub fn encode_to_vec<P: Packet>(packet: &mut P) -> Result<Vec<u8>, EncodeError> 
 /// An upper bound of the bytes `packet` encodes to.
 pub fn measure<P: Packet>(packet: &mut P) -> Result<u64, EncodeError> {
     let mut measure = MeasureStream::new();
-    measure.serialize_bits(&mut 0, CRC_BITS)?;
-    serialize_body(packet, &mut measure)?;
+    serialize_packet(packet, &mut measure)?;
     Ok(measure.bytes())
 }
 
@@ -154,15 +179,7 @@ pub fn decode<P: Packet>(bytes: &[u8]) -> Result<P, DecodeError> {
     }
 
     let mut stream = ReadStream::new(bytes);
-    stream.serialize_bits(&mut 0, CRC_BITS)?;
-    let mut packet_type = 0;
-    serialize_type::<P, _>(&mut stream, &mut packet_type)?;
-    let mut packet = P::empty(packet_type).ok_or(DecodeError::UnknownPacketType {
-        at: u64::from(CRC_BITS),
-        found: packet_type,
-    })?;
-    packet.serialize_payload(&mut stream)?;
-    stream.serialize_check(END_OF_PACKET)?;
+    let packet = read_fields::<P, _>(&mut stream)?;
     // The check leaves the stream aligned, so its offset is a byte count.
     let end = stream.bit_offset();
     if end < (bytes.len() as u64).saturating_mul(8) {

@@ -29,6 +29,7 @@ impl<'s, S: Stream> Versioned<'s, S> {
         first: u32,
         latest: u32,
     ) -> Result<Self, S::Error> {
+        stream.field_name("version");
         let at = stream.bit_offset();
         let mut wire = *version;
         stream.serialize_u32(&mut wire)?;
@@ -103,6 +104,7 @@ impl<'s, S: Stream> Versioned<'s, S> {
     /// A reader refuses any other value ([`DecodeError::IntegrityMismatch`]):
     /// the save lost its place.
     pub fn integrity(&mut self) -> Result<(), S::Error> {
+        self.stream.field_name("integrity");
         let at = self.stream.bit_offset();
         let expected = self.counter;
         let mut found = expected;

@@ -22,7 +22,7 @@ pub const fn check_hash(label: &str) -> u32 {
 
 /// Aligns, then the 32-bit hash of `label`. The reader refuses a mismatch
 /// with [`DecodeError::CheckMismatch`], naming the label and what it read.
-pub(crate) fn serialize_check<S: Stream + ?Sized>(
+pub fn serialize_check<S: Stream + ?Sized>(
     stream: &mut S,
     label: &'static str,
 ) -> Result<(), S::Error> {

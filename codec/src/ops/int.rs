@@ -25,7 +25,7 @@ pub const fn bits_required(min: i32, max: i32) -> u32 {
 /// writer refuses an offset above `max_offset`, and so does the reader,
 /// which leaves `offset` untouched when it refuses.
 #[inline]
-pub(crate) fn serialize_offset<S: Stream + ?Sized>(
+pub fn serialize_offset<S: Stream + ?Sized>(
     stream: &mut S,
     offset: &mut u32,
     max_offset: u32,
@@ -47,7 +47,7 @@ pub(crate) fn serialize_offset<S: Stream + ?Sized>(
 
 /// `value` in `[min, max]` as the offset `value - min`.
 #[inline]
-pub(crate) fn serialize_int<S: Stream + ?Sized>(
+pub fn serialize_int<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut i32,
     min: i32,

@@ -16,7 +16,7 @@ const DOMAIN_MAX: i64 = i32::MAX as i64;
 /// cannot wrap, and refuses a value outside `0..=i32::MAX`
 /// ([`DecodeError::OutOfRange`]) or not above `previous`
 /// ([`DecodeError::NotIncreasing`]); the writer refuses the same values.
-pub(crate) fn serialize_int_relative<S: Stream + ?Sized>(
+pub fn serialize_int_relative<S: Stream + ?Sized>(
     stream: &mut S,
     previous: i32,
     current: &mut i32,

@@ -2,12 +2,14 @@
 //!
 //! The [`Stream`](crate::Stream) trait's provided methods call into these
 //! modules; a module holds one operation and the rules its reader enforces.
+//! They are public for streams that override a provided method (to record
+//! what passes through, say) and still need the operation itself.
 
 pub mod check;
 pub mod compressed_float;
 pub mod fixed;
-pub(crate) mod int;
-pub(crate) mod int_relative;
-pub(crate) mod string;
-pub(crate) mod wide;
-pub(crate) mod wstring;
+pub mod int;
+pub mod int_relative;
+pub mod string;
+pub mod wide;
+pub mod wstring;

@@ -6,7 +6,7 @@ use crate::stream::Stream;
 /// The payload as text, or the refusal it deserves: a NUL among the bytes
 /// (the payload would have two lengths), or malformed UTF-8. `at` is the
 /// payload's bit offset.
-pub(crate) fn checked_str(payload: &[u8], at: u64) -> Result<&str, DecodeError> {
+pub fn checked_str(payload: &[u8], at: u64) -> Result<&str, DecodeError> {
     if payload.contains(&0) {
         return Err(DecodeError::InteriorNul { at });
     }
@@ -14,7 +14,7 @@ pub(crate) fn checked_str(payload: &[u8], at: u64) -> Result<&str, DecodeError> 
 }
 
 /// `value` as `int(len, 0, buffer_size - 1)` then its bytes.
-pub(crate) fn serialize_string<S: Stream + ?Sized>(
+pub fn serialize_string<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut String,
     buffer_size: u32,

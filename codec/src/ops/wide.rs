@@ -16,7 +16,7 @@ pub const fn bits_for_span128(span: u128) -> u32 {
 
 /// The low `bits` bits of `value` (`bits` in `0..=128`) as 32-bit groups,
 /// lowest first. A reader assigns `value` only when every group was read.
-pub(crate) fn serialize_groups<S: Stream + ?Sized>(
+pub fn serialize_groups<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u128,
     bits: u32,
@@ -40,7 +40,7 @@ pub(crate) fn serialize_groups<S: Stream + ?Sized>(
 
 /// The low `bits` bits of a `u64` (`bits` in `1..=64`).
 #[inline]
-pub(crate) fn serialize_u64<S: Stream + ?Sized>(
+pub fn serialize_u64<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u64,
     bits: u32,
@@ -56,7 +56,7 @@ pub(crate) fn serialize_u64<S: Stream + ?Sized>(
 
 /// `value` in `[min, max]` as the offset `value - min`, computed unsigned so
 /// that no span can overflow, in `bits_for_span128(max - min)` bits.
-pub(crate) fn serialize_ranged<S: Stream + ?Sized>(
+pub fn serialize_ranged<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut i128,
     min: i128,

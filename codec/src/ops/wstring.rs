@@ -40,7 +40,7 @@ fn first_bad_unit(units: &[u16], unit_at: impl Fn(usize) -> u64) -> Option<Decod
 }
 
 /// `units` as `int(len, 0, buffer_size - 1)` then a 32-bit group per unit.
-pub(crate) fn serialize_wstring<S: Stream + ?Sized>(
+pub fn serialize_wstring<S: Stream + ?Sized>(
     stream: &mut S,
     units: &mut Vec<u16>,
     buffer_size: u32,

@@ -74,17 +74,23 @@ impl Packet for TestPacket {
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         match self {
             Self::A(packet) => {
+                stream.field_name("a");
                 stream.serialize_int(&mut packet.a, -10, 10)?;
+                stream.field_name("b");
                 stream.serialize_int(&mut packet.b, -20, 20)?;
+                stream.field_name("c");
                 stream.serialize_int(&mut packet.c, -30, 30)
             }
             Self::B(packet) => serialize_items(stream, &mut packet.items),
             Self::C(packet) => {
+                stream.field_name("position");
                 for axis in &mut packet.position {
                     stream.serialize_float(axis)?;
                 }
+                stream.field_name("at_rest");
                 stream.serialize_bool(&mut packet.at_rest)?;
                 if !packet.at_rest {
+                    stream.field_name("velocity");
                     for axis in &mut packet.velocity {
                         stream.serialize_float(axis)?;
                     }
@@ -102,7 +108,9 @@ impl Packet for TestPacket {
 /// follows what was actually read.
 fn serialize_items<S: Stream>(stream: &mut S, items: &mut Vec<i32>) -> Result<(), S::Error> {
     let mut count = i32::try_from(items.len()).unwrap_or(i32::MAX);
+    stream.field_name("count");
     stream.serialize_int(&mut count, 0, MAX_ITEMS as i32)?;
+    stream.field_name("item");
     if S::IS_WRITING {
         return items
             .iter_mut()

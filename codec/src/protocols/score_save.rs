@@ -68,6 +68,7 @@ fn serialize_list<S: Stream, T: Default>(
     mut item: impl FnMut(&mut S, &mut T) -> Result<(), S::Error>,
 ) -> Result<(), S::Error> {
     let mut count = i32::try_from(items.len()).unwrap_or(i32::MAX);
+    stream.field_name("count");
     stream.serialize_int(&mut count, 0, max as i32)?;
     if S::IS_WRITING {
         return items.iter_mut().try_for_each(|x| item(stream, x));
@@ -83,10 +84,12 @@ fn serialize_list<S: Stream, T: Default>(
 }
 
 fn serialize_score<S: Stream>(stream: &mut S, score: &mut i32) -> Result<(), S::Error> {
+    stream.field_name("score");
     stream.serialize_int(score, MIN_SCORE, MAX_SCORE)
 }
 
 fn serialize_fouls<S: Stream>(stream: &mut S, fouls: &mut i32) -> Result<(), S::Error> {
+    stream.field_name("fouls");
     stream.serialize_int(fouls, 0, MAX_FOULS)
 }
 
@@ -136,6 +139,7 @@ impl Serialize for ScoreState {
             })
         })?;
         save.integrity()?;
+        save.stream().field_name("padding");
         save.stream().serialize_align()?;
 
         if S::IS_READING {

@@ -61,6 +61,12 @@ pub trait Stream {
     /// writer writes `value`'s bytes (the caller has checked them).
     fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), Self::Error>;
 
+    /// Names the fields that follow, until the next call. Streams that record
+    /// what passes through them (the harness's field maps) keep the name;
+    /// the codec's own streams ignore it, at no cost.
+    #[inline]
+    fn field_name(&mut self, _name: &'static str) {}
+
     /// One bit.
     #[inline]
     fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Self::Error> {

@@ -215,6 +215,7 @@ fn serialize_gap<S: Stream>(
 impl Serialize for SceneE {
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         let mut parameter = i32::from(self.parameter);
+        stream.field_name("parameter");
         stream.serialize_int(&mut parameter, 0, LAST_PARAMETER)?;
         let (set, m) = entry(parameter);
 
@@ -226,6 +227,7 @@ impl Serialize for SceneE {
             let mut slots = self.scene.slots.iter_mut().peekable();
             let mut previous = -1;
             for coded in coded_set {
+                stream.field_name(if coded == SENTINEL { "sentinel" } else { "gap" });
                 let mut gap = (coded as i32).wrapping_sub(previous) as u32;
                 serialize_gap(stream, m, previous, &mut gap)?;
                 // Present: the coded index's own object. Absent: the objects
@@ -246,6 +248,7 @@ impl Serialize for SceneE {
         let mut previous: i32 = -1;
         loop {
             let mut gap = 0;
+            stream.field_name("gap");
             serialize_gap(stream, m, previous, &mut gap)?;
             // gap <= SENTINEL - previous, checked by serialize_gap.
             let coded = previous.wrapping_add(gap as i32);

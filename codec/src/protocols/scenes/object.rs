@@ -78,15 +78,20 @@ impl Serialize for Object {
     /// Position, orientation, the at-rest flag, then both velocities unless
     /// at rest; a reader sets the velocities of a resting object to zero.
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        stream.field_name("position");
         for code in &mut self.position {
             stream.serialize_compressed_code(code, &POSITION)?;
         }
+        stream.field_name("orientation");
         self.orientation.serialize(stream)?;
+        stream.field_name("at_rest");
         stream.serialize_bool(&mut self.at_rest)?;
         if !self.at_rest {
+            stream.field_name("linear_velocity");
             for code in &mut self.linear_velocity {
                 stream.serialize_compressed_code(code, &LINEAR_VELOCITY)?;
             }
+            stream.field_name("angular_velocity");
             for code in &mut self.angular_velocity {
                 stream.serialize_compressed_code(code, &ANGULAR_VELOCITY)?;
             }

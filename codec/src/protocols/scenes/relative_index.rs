@@ -44,15 +44,18 @@ pub(super) fn serialize_scene_d<S: Stream>(
         let mut previous = -1;
         for slot in slots.iter_mut() {
             let index = i32::from(slot.index);
+            stream.field_name("relative_index");
             serialize_difference(stream, &mut index.wrapping_sub(previous))?;
             slot.object.serialize(stream)?;
             previous = index;
         }
+        stream.field_name("sentinel");
         return serialize_difference(stream, &mut (SENTINEL as i32).wrapping_sub(previous));
     }
     let mut read = Vec::new();
     let mut previous: i32 = -1;
     loop {
+        stream.field_name("relative_index");
         let at = stream.bit_offset();
         let mut difference = 0;
         serialize_difference(stream, &mut difference)?;

@@ -17,6 +17,7 @@ pub(super) fn serialize_scene_a<S: Stream>(
         let mut pending = slots.iter_mut().peekable();
         for index in 0..MAX_OBJECTS {
             let mut send = pending.peek().is_some_and(|s| u32::from(s.index) == index);
+            stream.field_name("send");
             stream.serialize_bool(&mut send)?;
             if let Some(slot) = pending.next_if(|_| send) {
                 slot.object.serialize(stream)?;
@@ -27,6 +28,7 @@ pub(super) fn serialize_scene_a<S: Stream>(
     let mut read = Vec::new();
     for index in 0..MAX_OBJECTS {
         let mut send = false;
+        stream.field_name("send");
         stream.serialize_bool(&mut send)?;
         if send {
             read_slot(stream, &mut read, index)?;
@@ -39,6 +41,7 @@ pub(super) fn serialize_scene_a<S: Stream>(
 /// Reads an absolute index in `[0, max]` and refuses it unless it is above
 /// `previous`.
 fn read_index<S: Stream>(stream: &mut S, previous: Option<u32>, max: u32) -> Result<u32, S::Error> {
+    stream.field_name("index");
     let at = stream.bit_offset();
     let mut index = 0;
     stream.serialize_int(&mut index, 0, max as i32)?;
@@ -59,9 +62,11 @@ pub(super) fn serialize_scene_b<S: Stream>(
     slots: &mut Vec<Slot>,
 ) -> Result<(), S::Error> {
     let mut count = slots.len() as i32;
+    stream.field_name("count");
     stream.serialize_int(&mut count, 0, MAX_OBJECTS as i32)?;
     if S::IS_WRITING {
         for slot in slots.iter_mut() {
+            stream.field_name("index");
             stream.serialize_int(&mut i32::from(slot.index), 0, LAST_INDEX as i32)?;
             slot.object.serialize(stream)?;
         }
@@ -86,9 +91,11 @@ pub(super) fn serialize_scene_c<S: Stream>(
 ) -> Result<(), S::Error> {
     if S::IS_WRITING {
         for slot in slots.iter_mut() {
+            stream.field_name("index");
             stream.serialize_int(&mut i32::from(slot.index), 0, SENTINEL as i32)?;
             slot.object.serialize(stream)?;
         }
+        stream.field_name("sentinel");
         return stream.serialize_int(&mut (SENTINEL as i32), 0, SENTINEL as i32);
     }
     let mut read = Vec::new();
