@@ -1,3 +1,18 @@
-//! The adversarial harness: malicious packet generators and the campaign
-//! that proves a reader refuses them cleanly. Built in a later step on top
-//! of the finished codec; see the project README.
+//! The adversarial harness: generators that build valid packets and then
+//! break them on purpose, an oracle that knows the verdict each broken
+//! packet is owed, and the campaign that runs them all.
+//!
+//! Its promise, checked for every case: the reader either accepts a packet
+//! that re-encodes to the same bytes, or refuses it with the error it
+//! deserves; it never panics and never allocates more than a small constant
+//! times the packet's length.
+
+pub mod alloc;
+pub mod campaign;
+pub mod field_map;
+pub mod generate;
+pub mod mutate;
+pub mod oracle;
+pub mod shrink;
+pub mod target;
+pub mod targets;

@@ -57,6 +57,12 @@ pub enum Field {
         format: CompressedFloat,
         bits: u32,
     },
+    /// A compressed float kept as its wire code, so that it re-encodes
+    /// exactly.
+    CompressedCode {
+        format: CompressedFloat,
+        code: u32,
+    },
     Align,
     Bytes(Vec<u8>),
     String {
@@ -113,6 +119,10 @@ impl Field {
                 format: *format,
                 bits: 0,
             },
+            Self::CompressedCode { format, .. } => Self::CompressedCode {
+                format: *format,
+                code: 0,
+            },
             Self::Align => Self::Align,
             Self::Bytes(bytes) => Self::Bytes(vec![0; bytes.len()]),
             Self::String { buffer_size, .. } => Self::String {
@@ -145,7 +155,7 @@ impl Field {
             Self::Fixed { .. } => "fixed",
             Self::Float { .. } => "float",
             Self::Double { .. } => "double",
-            Self::CompressedFloat { .. } => "compressed_float",
+            Self::CompressedFloat { .. } | Self::CompressedCode { .. } => "compressed_float",
             Self::Align => "align",
             Self::Bytes(_) => "bytes",
             Self::String { .. } => "string",
@@ -159,6 +169,7 @@ impl Field {
 
 impl Serialize for Field {
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        stream.field_name(self.operation());
         match self {
             Self::Bits { bits, value } => stream.serialize_bits64(value, *bits),
             Self::Bool(value) => stream.serialize_bool(value),
@@ -175,6 +186,7 @@ impl Serialize for Field {
                 *bits = value.to_bits();
                 Ok(())
             }
+            Self::CompressedCode { format, code } => stream.serialize_compressed_code(code, format),
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

@@ -279,6 +279,10 @@ fn matches(field: &Field, expected: &str, in_sequence: bool) -> Result<bool, Str
             let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
             number(spelled)? == i128::from(*bits)
         }
+        Field::CompressedCode { format, code } => {
+            let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
+            number(spelled)? == i128::from(format.dequantize(*code).to_bits())
+        }
         Field::Double { bits } => {
             let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
             number(spelled)? == i128::from(*bits)

@@ -1,0 +1,320 @@
+//! Valid values of every protocol, built from `arbitrary` bytes and biased
+//! toward the edges (range ends, empty and full lists, every density).
+
+use arbitrary::{Result, Unstructured};
+use codec::program::{Field, Program};
+use codec::protocols::packets::{PacketA, PacketB, PacketC, TestPacket, MAX_ITEMS};
+use codec::protocols::scenes::{
+    Object, Scene, SceneE, ScenePacket, Slot, SmallestThree, Strategy, ANGULAR_VELOCITY,
+    LINEAR_VELOCITY, MAX_OBJECTS, POSITION,
+};
+use codec::protocols::score_save::{ScoreState, MAX_PLAYERS, MAX_SCORE, MIN_SCORE};
+use codec::{CompressedFloat, Fixed};
+
+/// An integer in `[min, max]`, one time in four at an end of the range.
+pub fn ranged(u: &mut Unstructured<'_>, min: i64, max: i64) -> Result<i64> {
+    Ok(match u.int_in_range(0..=7u8)? {
+        0 => min,
+        1 => max,
+        _ => u.int_in_range(min..=max)?,
+    })
+}
+
+fn ranged_i32(u: &mut Unstructured<'_>, min: i32, max: i32) -> Result<i32> {
+    Ok(ranged(u, i64::from(min), i64::from(max))? as i32)
+}
+
+/// A float of any bit pattern one time in four (NaN payloads, infinities,
+/// denormals), otherwise a plain game-world value.
+fn any_float(u: &mut Unstructured<'_>) -> Result<f32> {
+    Ok(if u.ratio(1, 4)? {
+        f32::from_bits(u.arbitrary()?)
+    } else {
+        f32::from(u.int_in_range(-30_000i16..=30_000)?) / 16.0
+    })
+}
+
+/// A packet of protocol "packets".
+pub fn test_packet(u: &mut Unstructured<'_>) -> Result<TestPacket> {
+    Ok(match u.int_in_range(0..=2u8)? {
+        0 => TestPacket::A(PacketA {
+            a: ranged_i32(u, -10, 10)?,
+            b: ranged_i32(u, -20, 20)?,
+            c: ranged_i32(u, -30, 30)?,
+        }),
+        1 => {
+            let count = ranged(u, 0, MAX_ITEMS as i64)? as usize;
+            let items = (0..count)
+                .map(|_| ranged_i32(u, -100, 100))
+                .collect::<Result<_>>()?;
+            TestPacket::B(PacketB { items })
+        }
+        _ => {
+            let position = [any_float(u)?, any_float(u)?, any_float(u)?];
+            let at_rest: bool = u.arbitrary()?;
+            let velocity = if at_rest {
+                [0.0; 3]
+            } else {
+                [any_float(u)?, any_float(u)?, any_float(u)?]
+            };
+            TestPacket::C(PacketC {
+                position,
+                at_rest,
+                velocity,
+            })
+        }
+    })
+}
+
+fn code(u: &mut Unstructured<'_>, format: &CompressedFloat) -> Result<u32> {
+    Ok(ranged(u, 0, i64::from(format.max_integer_value()))? as u32)
+}
+
+/// An object with any legal codes, resting or moving.
+pub fn object(u: &mut Unstructured<'_>) -> Result<Object> {
+    let position = [
+        code(u, &POSITION)?,
+        code(u, &POSITION)?,
+        code(u, &POSITION)?,
+    ];
+    let orientation =
+        SmallestThree::from_quaternion([any_unit(u)?, any_unit(u)?, any_unit(u)?, any_unit(u)?]);
+    let at_rest: bool = u.arbitrary()?;
+    let zero_linear = LINEAR_VELOCITY.quantize(0.0);
+    let zero_angular = ANGULAR_VELOCITY.quantize(0.0);
+    let (linear_velocity, angular_velocity) = if at_rest {
+        ([zero_linear; 3], [zero_angular; 3])
+    } else {
+        (
+            [
+                code(u, &LINEAR_VELOCITY)?,
+                code(u, &LINEAR_VELOCITY)?,
+                code(u, &LINEAR_VELOCITY)?,
+            ],
+            [
+                code(u, &ANGULAR_VELOCITY)?,
+                code(u, &ANGULAR_VELOCITY)?,
+                code(u, &ANGULAR_VELOCITY)?,
+            ],
+        )
+    };
+    Ok(Object {
+        position,
+        orientation,
+        at_rest,
+        linear_velocity,
+        angular_velocity,
+    })
+}
+
+fn any_unit(u: &mut Unstructured<'_>) -> Result<f32> {
+    Ok(f32::from(u.int_in_range(-1000i16..=1000)?) / 1000.0)
+}
+
+/// A scene at a density drawn from the edges as often as from the middle:
+/// empty, one object, every object, or a random subset.
+pub fn scene(u: &mut Unstructured<'_>) -> Result<Scene> {
+    let mut slots = Vec::new();
+    let density: u16 = match u.int_in_range(0..=5u8)? {
+        0 => 0,
+        1 => 1,
+        2 => 1024,
+        _ => u.int_in_range(0..=1024u16)?,
+    };
+    for index in 0..MAX_OBJECTS as u16 {
+        let present = match density {
+            0 => false,
+            1024 => true,
+            1 => slots.is_empty() && (index == 1023 || u.ratio(1, 512)?),
+            d => u.int_in_range(0..=1023u16)? < d,
+        };
+        if present {
+            slots.push(Slot {
+                index,
+                object: object(u)?,
+            });
+        }
+        if u.is_empty() && density != 1024 {
+            break;
+        }
+    }
+    Ok(Scene { slots })
+}
+
+/// A packet of protocol "scenes", any strategy.
+pub fn scene_packet(u: &mut Unstructured<'_>) -> Result<ScenePacket> {
+    let strategy = *u.choose(&Strategy::ALL)?;
+    Ok(ScenePacket {
+        strategy,
+        scene: scene(u)?,
+    })
+}
+
+/// A scene E packet, its parameter the writer's best or any other.
+pub fn scene_e(u: &mut Unstructured<'_>) -> Result<SceneE> {
+    let mut packet = SceneE::new(scene(u)?);
+    if u.ratio(1, 4)? {
+        packet.parameter = u.int_in_range(0..=15u8)?;
+    }
+    Ok(packet)
+}
+
+/// A score state of the latest revision.
+pub fn score_state(u: &mut Unstructured<'_>) -> Result<ScoreState> {
+    let count = ranged(u, 0, MAX_PLAYERS as i64)? as usize;
+    let scores = (0..count)
+        .map(|_| ranged_i32(u, MIN_SCORE, MAX_SCORE))
+        .collect::<Result<_>>()?;
+    Ok(ScoreState { scores })
+}
+
+fn fixed(integer_bits: u32, fraction_bits: u32, min: i128, max: i128) -> Fixed {
+    Fixed::new(integer_bits, fraction_bits, min, max)
+        .unwrap_or_else(|| unreachable!("the stream message's fixed declarations are valid"))
+}
+
+/// The "stream" target's message with blank values: every operation of
+/// format 1.1 in one fixed layout (the conformance suite's golden message,
+/// with two serialize checks and two more strings added), so its reader
+/// needs no schema on the wire.
+#[must_use]
+pub fn stream_message_layout() -> Program {
+    let bits = |bits| Field::Bits { bits, value: 0 };
+    let int = |min, max| Field::Int {
+        min,
+        max,
+        value: min,
+    };
+    let fixed_field = |f: Fixed| Field::Fixed {
+        format: f,
+        raw: f.raw_min(),
+    };
+    Program(vec![
+        bits(4),
+        bits(11),
+        bits(24),
+        bits(32),
+        int(-100, 100),
+        int(i32::MIN, i32::MAX),
+        Field::Bool(false),
+        Field::Float { bits: 0 },
+        Field::CompressedCode {
+            format: CompressedFloat::new(0.0, 10.0, 0.01),
+            code: 0,
+        },
+        Field::Double { bits: 0 },
+        bits(8),
+        bits(16),
+        bits(32),
+        bits(64),
+        Field::IntRelative {
+            previous: 100,
+            value: 101,
+        },
+        Field::IntRelative {
+            previous: 100,
+            value: 101,
+        },
+        Field::Align,
+        Field::Bytes(vec![0; 7]),
+        Field::Check("mid message"),
+        Field::String {
+            buffer_size: 16,
+            value: String::new(),
+        },
+        Field::WString {
+            buffer_size: 8,
+            units: Vec::new(),
+        },
+        // Buffers whose last length is not all ones, so that a length past
+        // the buffer is expressible.
+        Field::String {
+            buffer_size: 10,
+            value: String::new(),
+        },
+        Field::WString {
+            buffer_size: 5,
+            units: Vec::new(),
+        },
+        Field::Align,
+        fixed_field(fixed(8, 8, -100, 100)),
+        fixed_field(fixed(16, 16, -2000, 2000)),
+        fixed_field(fixed(48, 16, -100_000, 100_000)),
+        fixed_field(fixed(16, 16, 0, 30_000)),
+        Field::Align,
+        fixed_field(fixed(112, 16, -(1 << 57), 1 << 57)),
+        fixed_field(fixed(64, 64, i128::from(i64::MIN), i128::from(i64::MAX))),
+        Field::Check("end of message"),
+    ])
+}
+
+fn text(u: &mut Unstructured<'_>, max_len: usize) -> Result<String> {
+    let mut s = String::new();
+    while s.len() < max_len && !u.is_empty() && u.ratio(7, 8)? {
+        let c: char = u.arbitrary()?;
+        if c != '\0' && s.len() + c.len_utf8() <= max_len {
+            s.push(c);
+        }
+    }
+    Ok(s)
+}
+
+/// Random values for [`stream_message_layout`].
+pub fn stream_message(u: &mut Unstructured<'_>) -> Result<Program> {
+    let mut program = stream_message_layout();
+    for field in &mut program.0 {
+        match field {
+            Field::Bits { bits, value } => {
+                let raw: u64 = u.arbitrary()?;
+                *value = if *bits == 64 {
+                    raw
+                } else {
+                    raw & ((1u64 << *bits) - 1)
+                };
+            }
+            Field::Int { min, max, value } => *value = ranged_i32(u, *min, *max)?,
+            Field::Bool(b) => *b = u.arbitrary()?,
+            Field::Float { bits } => *bits = u.arbitrary()?,
+            Field::Double { bits } => *bits = u.arbitrary()?,
+            Field::CompressedCode { format, code: c } => *c = code(u, format)?,
+            Field::IntRelative { previous, value } => {
+                let difference = match u.int_in_range(0..=6u8)? {
+                    0 => 1,
+                    1 => u.int_in_range(2..=6)?,
+                    2 => u.int_in_range(7..=23)?,
+                    3 => u.int_in_range(24..=280)?,
+                    4 => u.int_in_range(281..=4377)?,
+                    5 => u.int_in_range(4378..=69914)?,
+                    _ => u.int_in_range(69915..=i32::MAX - *previous)?,
+                };
+                *value = *previous + difference;
+            }
+            Field::Bytes(bytes) => u.fill_buffer(bytes)?,
+            Field::String { buffer_size, value } => {
+                *value = text(u, *buffer_size as usize - 1)?;
+            }
+            Field::WString { buffer_size, units } => {
+                let max = *buffer_size as usize - 1;
+                let s = text(u, max)?;
+                *units = s.encode_utf16().take(max).collect();
+                // A cut surrogate pair would be invalid: drop a lone high half.
+                if units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+                    units.pop();
+                }
+            }
+            Field::Fixed { format, raw } => {
+                let span = (format.raw_max() as u128).wrapping_sub(format.raw_min() as u128);
+                let pick: u128 = u.arbitrary()?;
+                let offset = match u.int_in_range(0..=3u8)? {
+                    0 => 0,
+                    1 => span,
+                    _ if span == u128::MAX => pick,
+                    _ => pick % (span + 1),
+                };
+                *raw = (format.raw_min() as u128).wrapping_add(offset) as i128;
+            }
+            _ => {}
+        }
+    }
+    Ok(program)
+}

@@ -1,0 +1,633 @@
+//! Mutation classes: each takes a valid sample and tells one lie in it, and
+//! knows the verdict the reader then owes.
+//!
+//! A mutation rewrites one field in place (same offset, same width), so the
+//! packet stays valid but for that field, and the reader owes the error of
+//! the rule that field breaks, at that field's offset. Framed packets get
+//! their CRC refreshed after the lie, so the lie reaches the field behind
+//! it, except in the classes that attack the CRC itself.
+
+use crate::field_map::{Field, Kind};
+use crate::target::{Framing, Sample};
+use arbitrary::Unstructured;
+
+/// A mutation class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Class {
+    /// The unmodified sample: must be accepted and re-encode identically.
+    Valid,
+    /// A count above its maximum: every value up to the field's all-ones.
+    OutOfRangeCount,
+    /// A ranged value (or compressed-float code) above its range.
+    OutOfRangeValue,
+    /// A packet type the protocol does not have.
+    UnknownPacketType,
+    /// One set bit in alignment padding.
+    NonZeroPadding,
+    /// The packet cut at a byte boundary.
+    TruncateBytes,
+    /// The packet cut inside a byte, the rest of that byte zeroed.
+    TruncateBits,
+    /// The packet cut where its sentinel starts.
+    MissingSentinel,
+    /// A sentinel field above its range.
+    OutOfRangeSentinel,
+    /// The sentinel value written in place of an earlier index.
+    RepeatedSentinel,
+    /// An index equal to the one before it.
+    DuplicateIndex,
+    /// An index below the one before it.
+    DecreasingIndex,
+    /// A serialize check (mid-packet or end of packet) holding another value.
+    BadCheck,
+    /// A flipped bit in the CRC field.
+    BadCrc,
+    /// The CRC of another protocol id.
+    WrongProtocolId,
+    /// A save version newer than the reader knows.
+    FutureVersion,
+    /// An integrity counter holding another value.
+    BrokenIntegrity,
+    /// A string byte that breaks UTF-8, or a wide unit above 0xFFFF.
+    InvalidUtf8,
+    /// A NUL among a string's bytes or a wide string's units.
+    InteriorNul,
+    /// A string length beyond the string's buffer.
+    StringTooLong,
+    /// A smallest-three quaternion no unit quaternion has.
+    InvalidQuaternion,
+    /// Bytes after the end of the packet.
+    TrailingBytes,
+    /// Random bit flips: any verdict but a panic or a non-canonical accept.
+    BitFlip,
+}
+
+impl Class {
+    /// Every class, in table order.
+    pub const ALL: [Self; 23] = [
+        Self::Valid,
+        Self::OutOfRangeCount,
+        Self::OutOfRangeValue,
+        Self::UnknownPacketType,
+        Self::NonZeroPadding,
+        Self::TruncateBytes,
+        Self::TruncateBits,
+        Self::MissingSentinel,
+        Self::OutOfRangeSentinel,
+        Self::RepeatedSentinel,
+        Self::DuplicateIndex,
+        Self::DecreasingIndex,
+        Self::BadCheck,
+        Self::BadCrc,
+        Self::WrongProtocolId,
+        Self::FutureVersion,
+        Self::BrokenIntegrity,
+        Self::InvalidUtf8,
+        Self::InteriorNul,
+        Self::StringTooLong,
+        Self::InvalidQuaternion,
+        Self::TrailingBytes,
+        Self::BitFlip,
+    ];
+
+    /// The class's name on the command line and in tables.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Valid => "valid",
+            Self::OutOfRangeCount => "out-of-range-count",
+            Self::OutOfRangeValue => "out-of-range-value",
+            Self::UnknownPacketType => "unknown-packet-type",
+            Self::NonZeroPadding => "non-zero-padding",
+            Self::TruncateBytes => "truncate-bytes",
+            Self::TruncateBits => "truncate-bits",
+            Self::MissingSentinel => "missing-sentinel",
+            Self::OutOfRangeSentinel => "out-of-range-sentinel",
+            Self::RepeatedSentinel => "repeated-sentinel",
+            Self::DuplicateIndex => "duplicate-index",
+            Self::DecreasingIndex => "decreasing-index",
+            Self::BadCheck => "bad-check",
+            Self::BadCrc => "bad-crc",
+            Self::WrongProtocolId => "wrong-protocol-id",
+            Self::FutureVersion => "future-version",
+            Self::BrokenIntegrity => "broken-integrity",
+            Self::InvalidUtf8 => "invalid-utf8",
+            Self::InteriorNul => "interior-nul",
+            Self::StringTooLong => "string-too-long",
+            Self::InvalidQuaternion => "invalid-quaternion",
+            Self::TrailingBytes => "trailing-bytes",
+            Self::BitFlip => "bit-flip",
+        }
+    }
+}
+
+/// The verdict a case is owed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// Accepted, and re-encoded to the very same bytes.
+    Accept,
+    /// Refused with one of `causes`, at `at` when given.
+    Refusal {
+        /// Acceptable causes (`DecodeError::cause` names).
+        causes: &'static [&'static str],
+        /// The exact bit offset, when the lie pins it.
+        at: Option<u64>,
+    },
+    /// Refused, whatever the cause.
+    AnyRefusal,
+    /// Anything but a panic or an accept that re-encodes differently.
+    Anything,
+}
+
+/// One malicious (or valid) packet and what the reader owes it.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Its class.
+    pub class: Class,
+    /// The bytes handed to the reader.
+    pub bytes: Vec<u8>,
+    /// The verdict owed.
+    pub owed: Owed,
+    /// What was done, for reports.
+    pub lie: String,
+}
+
+/// The most values tried for one field by the exhaustive classes.
+const MAX_VALUES_PER_FIELD: u64 = 4096;
+
+/// The most cut points tried per sample by the truncation classes.
+const MAX_CUTS: usize = 256;
+
+/// The most fields one sample lies in per class (chosen at random), so a
+/// scene of a thousand objects does not flood a class with one sample.
+const MAX_FIELDS_PER_SAMPLE: usize = 8;
+
+fn owed(causes: &'static [&'static str], at: u64) -> Owed {
+    Owed::Refusal {
+        causes,
+        at: Some(at),
+    }
+}
+
+/// Writes the low `width` bits of `value` at bit `offset`, LSB first.
+pub fn set_bits(bytes: &mut [u8], offset: u64, width: u64, value: u64) {
+    for i in 0..width.min(64) {
+        let bit = offset + i;
+        if let Some(byte) = bytes.get_mut((bit / 8) as usize) {
+            let mask = 1u8 << (bit % 8);
+            if (value >> i) & 1 == 1 {
+                *byte |= mask;
+            } else {
+                *byte &= !mask;
+            }
+        }
+    }
+}
+
+fn all_ones(width: u64) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// Values above `max` that fit in `width` bits: all of them when few,
+/// otherwise both ends and a random spread.
+fn values_above(max: u64, width: u64, u: &mut Unstructured<'_>) -> Vec<u64> {
+    let top = all_ones(width);
+    if max >= top {
+        return Vec::new();
+    }
+    if top - max <= MAX_VALUES_PER_FIELD {
+        return (max + 1..=top).collect();
+    }
+    let mut values = vec![max + 1, max + 2, top - 1, top];
+    for _ in 0..4 {
+        values.push(u.int_in_range(max + 1..=top).unwrap_or(top));
+    }
+    values
+}
+
+struct Builder<'a> {
+    class: Class,
+    sample: &'a Sample,
+    framing: &'a Framing,
+    cases: Vec<Case>,
+}
+
+impl Builder<'_> {
+    /// The sample with `field` rewritten to `value`, sealed.
+    fn rewrite(&mut self, field: &Field, value: u64, owed: Owed) {
+        let mut bytes = self.sample.bytes.clone();
+        set_bits(&mut bytes, field.offset, field.width, value);
+        self.framing.seal(&mut bytes);
+        let lie = format!("{} at bit {} := {value}", field.name, field.offset);
+        self.push(bytes, owed, lie);
+    }
+
+    /// Adds a case, unless the lie changed nothing (a cut through bits
+    /// that were zero anyway, say): identical bytes are owed acceptance.
+    fn push(&mut self, bytes: Vec<u8>, owed: Owed, lie: String) {
+        if self.class != Class::Valid && bytes == self.sample.bytes {
+            return;
+        }
+        self.cases.push(Case {
+            class: self.class,
+            bytes,
+            owed,
+            lie,
+        });
+    }
+
+    fn fields(&self) -> impl Iterator<Item = &Field> + '_ {
+        self.sample.map.fields.iter()
+    }
+
+    fn out_of_range(&mut self, pick: impl Fn(&Field) -> bool, u: &mut Unstructured<'_>) {
+        let fields: Vec<Field> = self.fields().filter(|f| pick(f)).cloned().collect();
+        for field in choose_some(fields, u) {
+            let Some(max) = field.kind.max_legal() else {
+                continue;
+            };
+            for value in values_above(max, field.width, u) {
+                self.rewrite(&field, value, owed(&["out-of-range"], field.offset));
+            }
+        }
+    }
+
+    /// The offset of the first field that does not fit in `bits`.
+    fn first_cut_field(&self, bits: u64) -> u64 {
+        self.fields()
+            .find(|f| f.end() > bits)
+            .map_or(0, |f| f.offset)
+    }
+}
+
+/// Names of ranged fields that belong to a class of their own.
+const SPECIAL_NAMES: [&str; 6] = [
+    "count",
+    "type",
+    "sentinel",
+    "index",
+    "relative_index",
+    "parameter",
+];
+
+/// The cases of `class` for `sample`.
+pub fn cases(
+    class: Class,
+    sample: &Sample,
+    framing: &Framing,
+    u: &mut Unstructured<'_>,
+) -> Vec<Case> {
+    let mut b = Builder {
+        class,
+        sample,
+        framing,
+        cases: Vec::new(),
+    };
+    let len = sample.bytes.len();
+    match class {
+        Class::Valid => b.push(sample.bytes.clone(), Owed::Accept, "none".into()),
+        Class::OutOfRangeCount => b.out_of_range(|f| f.name == "count", u),
+        Class::OutOfRangeValue => b.out_of_range(
+            |f| {
+                matches!(f.kind, Kind::Ranged { .. } | Kind::Compressed { .. })
+                    && !SPECIAL_NAMES.contains(&f.name)
+            },
+            u,
+        ),
+        Class::StringTooLong => b.out_of_range(
+            |f| matches!(f.kind, Kind::StringLength { .. } | Kind::WideLength { .. }),
+            u,
+        ),
+        Class::OutOfRangeSentinel => b.out_of_range(
+            |f| f.name == "sentinel" && matches!(f.kind, Kind::Ranged { .. }),
+            u,
+        ),
+        Class::UnknownPacketType => {
+            if let (Some(types), Some(field)) =
+                (framing.packet_types, sample.map.named("type").next())
+            {
+                let field = field.clone();
+                for value in values_above(u64::from(types) - 1, field.width, u) {
+                    b.rewrite(&field, value, owed(&["unknown-packet-type"], field.offset));
+                }
+            }
+        }
+        Class::NonZeroPadding => {
+            let pads: Vec<Field> = b
+                .fields()
+                .filter(|f| f.kind == Kind::Padding)
+                .cloned()
+                .collect();
+            for pad in choose_some(pads, u) {
+                for bit in 0..pad.width {
+                    let mut bytes = sample.bytes.clone();
+                    set_bits(&mut bytes, pad.offset + bit, 1, 1);
+                    framing.seal(&mut bytes);
+                    let lie = format!("padding bit {}", pad.offset + bit);
+                    b.push(bytes, owed(&["non-zero-padding"], pad.offset), lie);
+                }
+            }
+        }
+        Class::TruncateBytes => {
+            for cut in cut_points(len, u) {
+                let mut bytes = sample.bytes[..cut].to_vec();
+                if cut >= 4 {
+                    framing.seal(&mut bytes);
+                }
+                let at = b.first_cut_field(cut as u64 * 8);
+                b.push(
+                    bytes,
+                    owed(&["past-end"], at),
+                    format!("cut to {cut} bytes"),
+                );
+            }
+        }
+        Class::TruncateBits => {
+            // Cuts inside the final padding change nothing; cut data only.
+            let data_end = sample
+                .map
+                .fields
+                .iter()
+                .filter(|f| f.kind != Kind::Padding)
+                .map(Field::end)
+                .max()
+                .map_or(len * 8, |end| end as usize);
+            for cut in cut_points(data_end, u)
+                .into_iter()
+                .filter(|bits| bits % 8 != 0)
+            {
+                let mut bytes = sample.bytes[..cut.div_ceil(8)].to_vec();
+                set_bits(&mut bytes, cut as u64, 8 - (cut as u64 % 8), 0);
+                framing.seal(&mut bytes);
+                b.push(bytes, Owed::AnyRefusal, format!("cut to {cut} bits"));
+            }
+        }
+        Class::MissingSentinel => {
+            if let Some(sentinel) = sample.map.named("sentinel").next() {
+                let cut = (sentinel.offset / 8) as usize;
+                let mut bytes = sample.bytes[..cut].to_vec();
+                framing.seal(&mut bytes);
+                let lie = format!("cut at the sentinel, bit {}", sentinel.offset);
+                b.push(
+                    bytes,
+                    Owed::Refusal {
+                        causes: &["past-end"],
+                        at: None,
+                    },
+                    lie,
+                );
+            }
+        }
+        Class::RepeatedSentinel => {
+            // Scene C: an index of range [0, 1024] set to the sentinel ends the
+            // list early; the end check then reads the rest of the objects.
+            let indices: Vec<Field> = sample.map.named("index").cloned().collect();
+            let early: Vec<&Field> = indices
+                .iter()
+                .filter(|f| f.kind == Kind::Ranged { span: 1024 })
+                .collect();
+            for field in choose_some(early, u) {
+                let causes: &[&str] = &["non-zero-padding", "check-mismatch", "trailing-bytes"];
+                b.rewrite(field, 1024, Owed::Refusal { causes, at: None });
+            }
+        }
+        Class::DuplicateIndex | Class::DecreasingIndex => {
+            let indices: Vec<Field> = sample
+                .map
+                .named("index")
+                .filter(|f| matches!(f.kind, Kind::Ranged { .. }))
+                .cloned()
+                .collect();
+            let pairs: Vec<&[Field]> = indices.windows(2).collect();
+            for pair in choose_some(pairs, u) {
+                let [previous, field] = pair else { continue };
+                let value = if class == Class::DuplicateIndex {
+                    previous.value
+                } else if previous.value > 0 {
+                    u.int_in_range(0..=previous.value - 1).unwrap_or(0)
+                } else {
+                    continue;
+                };
+                b.rewrite(field, value, owed(&["not-increasing"], field.offset));
+            }
+        }
+        Class::BadCheck => {
+            let checks: Vec<Field> = b
+                .fields()
+                .filter(|f| matches!(f.kind, Kind::Check { .. }))
+                .cloned()
+                .collect();
+            for check in checks {
+                let flip = u.int_in_range(1..=u32::MAX).unwrap_or(1);
+                b.rewrite(
+                    &check,
+                    check.value ^ u64::from(flip),
+                    owed(&["check-mismatch"], check.offset),
+                );
+            }
+        }
+        Class::BadCrc => {
+            if framing.crc.is_some() && len >= 4 {
+                let bit = u.int_in_range(0..=31u64).unwrap_or(0);
+                let mut bytes = sample.bytes.clone();
+                bytes[(bit / 8) as usize] ^= 1 << (bit % 8);
+                b.push(
+                    bytes,
+                    Owed::Refusal {
+                        causes: &["bad-crc"],
+                        at: None,
+                    },
+                    format!("CRC bit {bit}"),
+                );
+            }
+        }
+        Class::WrongProtocolId => {
+            if let Some(id) = framing.crc {
+                let other = match id {
+                    codec::packet::ProtocolId::Bits32(v) => codec::packet::ProtocolId::Bits32(
+                        v ^ u.int_in_range(1..=u32::MAX).unwrap_or(1),
+                    ),
+                    codec::packet::ProtocolId::Bits64(v) => codec::packet::ProtocolId::Bits64(
+                        v ^ u.int_in_range(1..=u64::MAX).unwrap_or(1),
+                    ),
+                };
+                let mut bytes = sample.bytes.clone();
+                Framing {
+                    crc: Some(other),
+                    ..*framing
+                }
+                .seal(&mut bytes);
+                b.push(
+                    bytes,
+                    Owed::Refusal {
+                        causes: &["bad-crc"],
+                        at: None,
+                    },
+                    format!("sealed as {other:?}"),
+                );
+            }
+        }
+        Class::FutureVersion => {
+            if let (Some(latest), Some(field)) =
+                (framing.latest_version, sample.map.named("version").next())
+            {
+                let field = field.clone();
+                let random = u.int_in_range(latest + 1..=u32::MAX).unwrap_or(u32::MAX);
+                for value in [latest + 1, latest + 2, random, u32::MAX] {
+                    b.rewrite(
+                        &field,
+                        u64::from(value),
+                        owed(&["version-too-new"], field.offset),
+                    );
+                }
+            }
+        }
+        Class::BrokenIntegrity => {
+            let counters: Vec<Field> = sample.map.named("integrity").cloned().collect();
+            for field in counters {
+                let flip = u.int_in_range(1..=u32::MAX).unwrap_or(1);
+                b.rewrite(
+                    &field,
+                    field.value ^ u64::from(flip),
+                    owed(&["integrity-mismatch"], field.offset),
+                );
+            }
+        }
+        Class::InvalidUtf8 | Class::InteriorNul => string_lies(&mut b, u),
+        Class::InvalidQuaternion => {
+            let parts: Vec<Field> = sample.map.named("orientation").cloned().collect();
+            let quaternions: Vec<&[Field]> = parts.chunks_exact(4).collect();
+            for quaternion in choose_some(quaternions, u) {
+                let mut bytes = sample.bytes.clone();
+                for code in &quaternion[1..] {
+                    set_bits(&mut bytes, code.offset, code.width, 1023);
+                }
+                framing.seal(&mut bytes);
+                let at = quaternion[0].offset;
+                b.push(
+                    bytes,
+                    owed(&["invalid-quaternion"], at),
+                    format!("quaternion at bit {at} := 1023 x3"),
+                );
+            }
+        }
+        Class::TrailingBytes => {
+            let extra = u.int_in_range(1..=4usize).unwrap_or(1);
+            let mut bytes = sample.bytes.clone();
+            for _ in 0..extra {
+                bytes.push(u.arbitrary().unwrap_or(0));
+            }
+            framing.seal(&mut bytes);
+            let owed = if framing.refuses_trailing_bytes {
+                owed(&["trailing-bytes"], len as u64 * 8)
+            } else {
+                Owed::AnyRefusal
+            };
+            b.push(bytes, owed, format!("{extra} bytes appended"));
+        }
+        Class::BitFlip => {
+            for round in 0..8 {
+                if len == 0 {
+                    break;
+                }
+                let mut bytes = sample.bytes.clone();
+                let flips = u.int_in_range(1..=3).unwrap_or(1);
+                for _ in 0..flips {
+                    let bit = u.int_in_range(0..=len * 8 - 1).unwrap_or(0);
+                    bytes[bit / 8] ^= 1 << (bit % 8);
+                }
+                // Half the flips keep the CRC honest so they reach the fields.
+                if round % 2 == 0 {
+                    framing.seal(&mut bytes);
+                }
+                b.push(bytes, Owed::Anything, format!("{flips} bits flipped"));
+            }
+        }
+    }
+    b.cases
+}
+
+/// At most [`MAX_FIELDS_PER_SAMPLE`] of `fields`, chosen at random, in order.
+fn choose_some<T>(fields: Vec<T>, u: &mut Unstructured<'_>) -> Vec<T> {
+    if fields.len() <= MAX_FIELDS_PER_SAMPLE {
+        return fields;
+    }
+    let mut keep = vec![false; fields.len()];
+    for _ in 0..MAX_FIELDS_PER_SAMPLE {
+        let i = u.int_in_range(0..=fields.len() - 1).unwrap_or(0);
+        keep[i] = true;
+    }
+    fields
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// Cut points below `len`: all of them when few, else both ends and a
+/// random spread.
+fn cut_points(len: usize, u: &mut Unstructured<'_>) -> Vec<usize> {
+    if len <= MAX_CUTS {
+        return (0..len).collect();
+    }
+    let mut cuts: Vec<usize> = (0..32).chain(len - 32..len).collect();
+    while cuts.len() < MAX_CUTS {
+        cuts.push(u.int_in_range(0..=len - 1).unwrap_or(0));
+    }
+    cuts
+}
+
+fn string_lies(b: &mut Builder<'_>, u: &mut Unstructured<'_>) {
+    let nul = b.class == Class::InteriorNul;
+    let fields: Vec<Field> = b
+        .fields()
+        .filter(|f| matches!(f.kind, Kind::StringPayload | Kind::WideUnit))
+        .cloned()
+        .collect();
+    for (i, field) in fields.iter().enumerate() {
+        match field.kind {
+            Kind::StringPayload => {
+                let bytes_in = field.width / 8;
+                let pick = u.int_in_range(0..=bytes_in - 1).unwrap_or(0);
+                let mut bytes = b.sample.bytes.clone();
+                set_bits(
+                    &mut bytes,
+                    field.offset + pick * 8,
+                    8,
+                    if nul { 0 } else { 0xFF },
+                );
+                let causes: &'static [&'static str] = if nul {
+                    &["interior-nul"]
+                } else {
+                    &["invalid-utf8"]
+                };
+                b.push(
+                    bytes,
+                    owed(causes, field.offset),
+                    format!("string byte {pick}"),
+                );
+            }
+            Kind::WideUnit if nul => {
+                // A NUL right after a high surrogate breaks the pair first.
+                let previous = i.checked_sub(1).and_then(|p| fields.get(p));
+                let after_high = previous.is_some_and(|p| {
+                    p.kind == Kind::WideUnit
+                        && p.end() == field.offset
+                        && (0xD800..0xDC00).contains(&p.value)
+                });
+                let expected = match (after_high, previous) {
+                    (true, Some(p)) => owed(&["invalid-utf16"], p.offset),
+                    _ => owed(&["interior-nul"], field.offset),
+                };
+                b.rewrite(field, 0, expected);
+            }
+            Kind::WideUnit => b.rewrite(field, 0x1_0000, owed(&["invalid-utf16"], field.offset)),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The oracle: runs one case under `catch_unwind`, sorts the verdict, and
+//! checks re-encoding and allocation.
+
+use crate::alloc::peak_during;
+use crate::mutate::{Case, Owed};
+use crate::target::{Refusal, Target, Verdict};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The most a read may allocate per input byte, at its peak. A scene object
+/// of 12 or more input bytes decodes into a 52-byte slot, and a vector may
+/// hold twice what it uses: 16 bytes per input byte covers both.
+pub const ALLOC_BYTES_PER_INPUT_BYTE: usize = 16;
+
+/// Allocation every read may make whatever its input, for small fixed
+/// buffers.
+pub const ALLOC_SLACK_BYTES: usize = 4096;
+
+/// The allocation bound for an input of `len` bytes.
+#[must_use]
+pub const fn allocation_bound(len: usize) -> usize {
+    len.saturating_mul(ALLOC_BYTES_PER_INPUT_BYTE)
+        .saturating_add(ALLOC_SLACK_BYTES)
+}
+
+/// How a case came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The verdict owed: refused as expected, or (valid and bit-flip cases)
+    /// accepted with an identical re-encoding.
+    AsOwed,
+    /// Refused, but not with the error owed.
+    OtherError(Refusal),
+    /// Accepted where a refusal was owed.
+    Accepted,
+    /// Accepted, but the value re-encodes to other bytes (or not at all).
+    NonCanonical(String),
+    /// The reader panicked.
+    Panicked(String),
+    /// The read allocated more than [`allocation_bound`].
+    OverAllocated { peak: usize, bound: usize },
+}
+
+impl Outcome {
+    /// Whether this outcome breaks the harness's promise.
+    #[must_use]
+    pub const fn is_failure(&self) -> bool {
+        !matches!(self, Self::AsOwed)
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".to_string())
+}
+
+/// Decodes `bytes` under `catch_unwind`; a panic becomes `Err(message)`.
+pub fn decode_guarded(target: &dyn Target, bytes: &[u8]) -> Result<Verdict, String> {
+    catch_unwind(AssertUnwindSafe(|| target.decode(bytes))).map_err(|p| panic_message(&*p))
+}
+
+/// Judges one case: the verdict against what is owed, re-encoding of what
+/// is accepted, and the allocation peak of the read.
+pub fn judge(target: &dyn Target, case: &Case) -> Outcome {
+    let (guarded, peak) =
+        peak_during(|| catch_unwind(AssertUnwindSafe(|| target.read_only(&case.bytes))));
+    if let Err(payload) = guarded {
+        return Outcome::Panicked(panic_message(&*payload));
+    }
+    let bound = allocation_bound(case.bytes.len());
+    if peak > bound {
+        return Outcome::OverAllocated { peak, bound };
+    }
+    let verdict = match decode_guarded(target, &case.bytes) {
+        Ok(verdict) => verdict,
+        Err(message) => return Outcome::Panicked(message),
+    };
+    match (verdict, &case.owed) {
+        (Verdict::Accepted { reencoded, .. }, owed) => match reencoded {
+            Ok(bytes) if bytes == case.bytes => match owed {
+                Owed::Accept | Owed::Anything => Outcome::AsOwed,
+                Owed::Refusal { .. } | Owed::AnyRefusal => Outcome::Accepted,
+            },
+            Ok(bytes) => Outcome::NonCanonical(format!(
+                "re-encodes to {} bytes that differ from the {} read",
+                bytes.len(),
+                case.bytes.len()
+            )),
+            Err(why) => Outcome::NonCanonical(format!("accepted value does not encode: {why}")),
+        },
+        (Verdict::Refused(refusal), Owed::Refusal { causes, at }) => {
+            let cause_ok = causes.contains(&refusal.cause.as_str());
+            let at_ok = at.is_none_or(|at| refusal.at == Some(at));
+            if cause_ok && at_ok {
+                Outcome::AsOwed
+            } else {
+                Outcome::OtherError(refusal)
+            }
+        }
+        (Verdict::Refused(_), Owed::AnyRefusal | Owed::Anything) => Outcome::AsOwed,
+        (Verdict::Refused(refusal), Owed::Accept) => Outcome::OtherError(refusal),
+    }
+}

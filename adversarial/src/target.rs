@@ -1,0 +1,142 @@
+//! The plug-in point: what a decoder must offer to be attacked.
+//!
+//! A [`Target`] turns bytes into a [`Verdict`], re-encodes what it accepts,
+//! and builds valid samples from `arbitrary` bytes. Targets that can also
+//! map their fields (every target of this crate) unlock the mutation classes
+//! that lie in one field; any other codec still gets truncation, trailing
+//! bytes and bit flips. `docs/HARNESS.md` shows how to plug one in, with
+//! [`crate::plain::PlainCodec`] doing most of the work.
+
+use crate::field_map::FieldMap;
+use arbitrary::Unstructured;
+use codec::packet::ProtocolId;
+use codec::DecodeError;
+
+/// A valid packet, as bytes, with the map of its fields (empty when the
+/// target cannot map them).
+#[derive(Clone, Debug, Default)]
+pub struct Sample {
+    /// The packet.
+    pub bytes: Vec<u8>,
+    /// Where each field lies.
+    pub map: FieldMap,
+}
+
+/// Why a decoder refused its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// A stable name of the cause (`codec::DecodeError::cause` for ours).
+    pub cause: String,
+    /// The bit offset of the refusal, when the decoder says.
+    pub at: Option<u64>,
+    /// The decoder's own words.
+    pub message: String,
+}
+
+impl From<DecodeError> for Refusal {
+    fn from(error: DecodeError) -> Self {
+        let at = match error {
+            DecodeError::TooLarge { .. } | DecodeError::BadCrc { .. } => None,
+            other => Some(other.bit_offset()),
+        };
+        Self {
+            cause: error.cause().to_string(),
+            at,
+            message: error.to_string(),
+        }
+    }
+}
+
+/// What a decoder made of some bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Decoded; `reencoded` is what the value encodes to (or why it could
+    /// not be encoded).
+    Accepted {
+        /// The re-encoding of the decoded value.
+        reencoded: Result<Vec<u8>, String>,
+    },
+    /// Refused.
+    Refused(Refusal),
+}
+
+/// A read through a recording stream: the fields up to the end or the
+/// failure, and the verdict.
+#[derive(Clone, Debug)]
+pub struct Inspection {
+    /// Fields read before the end or the failure.
+    pub map: FieldMap,
+    /// The field being read when the reader refused, if it did.
+    pub failed_in: Option<&'static str>,
+    /// The packet type's name, when the reader got that far.
+    pub packet_type: Option<String>,
+    /// The same verdict [`Target::decode`] gives.
+    pub verdict: Verdict,
+    /// The decoded value, for people, when accepted.
+    pub shown: Option<String>,
+}
+
+/// Facts about a target's framing that some mutation classes need.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Framing {
+    /// The protocol id of a CRC-framed packet: mutations refresh the CRC so
+    /// that they reach the fields behind it.
+    pub crc: Option<ProtocolId>,
+    /// How many packet types there are, when a type field is sent.
+    pub packet_types: Option<u32>,
+    /// The newest version a versioned save's reader knows.
+    pub latest_version: Option<u32>,
+    /// Whether the reader refuses bytes after the value.
+    pub refuses_trailing_bytes: bool,
+}
+
+impl Framing {
+    /// Makes a mutated packet's CRC match its bytes again, so the mutation
+    /// is judged by the rule it breaks rather than by the CRC.
+    pub fn seal(&self, bytes: &mut [u8]) {
+        if let Some(id) = self.crc {
+            let crc = id.crc32(bytes);
+            if let Some(field) = bytes.first_chunk_mut::<4>() {
+                *field = crc.to_le_bytes();
+            }
+        }
+    }
+}
+
+/// A decoder under attack.
+pub trait Target: Send + Sync {
+    /// A short name: used on the command line and as the corpus directory.
+    fn name(&self) -> &'static str;
+
+    /// One line on what it decodes.
+    fn about(&self) -> &'static str;
+
+    /// Facts about its framing.
+    fn framing(&self) -> Framing {
+        Framing::default()
+    }
+
+    /// A valid packet built from `u`, with its field map when available.
+    fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample>;
+
+    /// Decodes `bytes`, and re-encodes what it accepts.
+    fn decode(&self, bytes: &[u8]) -> Verdict;
+
+    /// Only the read, with nothing around it (no re-encoding, no display):
+    /// what the oracle measures allocations of. Defaults to [`Target::decode`].
+    fn read_only(&self, bytes: &[u8]) {
+        let _ = self.decode(bytes);
+    }
+
+    /// Decodes `bytes` while mapping the fields read. Targets that cannot
+    /// map fields return an empty map.
+    fn inspect(&self, bytes: &[u8]) -> Inspection {
+        Inspection {
+            map: FieldMap::default(),
+            failed_in: None,
+            packet_type: None,
+            verdict: self.decode(bytes),
+            shown: None,
+        }
+    }
+}
