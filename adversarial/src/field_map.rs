@@ -17,8 +17,8 @@ pub enum Kind {
     Bits,
     /// A bool.
     Bool,
-    /// A ranged integer sent as an offset in `[0, span]`.
-    Ranged { span: u32 },
+    /// A ranged integer sent as an offset in `[0, span]` above `min`.
+    Ranged { min: i64, span: u32 },
     /// A compressed float's code in `[0, max_code]`.
     Compressed { format: CompressedFloat },
     /// A 32-bit IEEE float.
@@ -69,7 +69,7 @@ impl Kind {
     #[must_use]
     pub fn max_legal(&self) -> Option<u64> {
         match *self {
-            Self::Ranged { span } => Some(u64::from(span)),
+            Self::Ranged { span, .. } => Some(u64::from(span)),
             Self::Compressed { format } => Some(u64::from(format.max_integer_value())),
             Self::StringLength { max } | Self::WideLength { max } => Some(u64::from(max)),
             _ => None,
@@ -271,9 +271,8 @@ impl<S: Stream> Stream for RecordingStream<S> {
 
     fn serialize_int(&mut self, value: &mut i32, min: i32, max: i32) -> Result<(), S::Error> {
         let span = (max as u32).wrapping_sub(min as u32);
-        self.with_kind(Kind::Ranged { span }, |s| {
-            ops::int::serialize_int(s, value, min, max)
-        })
+        let kind = Kind::Ranged { min: i64::from(min), span };
+        self.with_kind(kind, |s| ops::int::serialize_int(s, value, min, max))
     }
 
     fn serialize_compressed_code(

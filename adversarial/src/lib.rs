@@ -9,10 +9,13 @@
 
 pub mod alloc;
 pub mod campaign;
+pub mod corpus;
 pub mod field_map;
 pub mod generate;
 pub mod mutate;
 pub mod oracle;
+pub mod replay;
+pub mod report;
 pub mod shrink;
 pub mod target;
 pub mod targets;

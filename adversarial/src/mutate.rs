@@ -388,7 +388,7 @@ pub fn cases(
             let indices: Vec<Field> = sample.map.named("index").cloned().collect();
             let early: Vec<&Field> = indices
                 .iter()
-                .filter(|f| f.kind == Kind::Ranged { span: 1024 })
+                .filter(|f| matches!(f.kind, Kind::Ranged { min: 0, span: 1024 }))
                 .collect();
             for field in choose_some(early, u) {
                 let causes: &[&str] = &["non-zero-padding", "check-mismatch", "trailing-bytes"];

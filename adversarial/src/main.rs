@@ -1,0 +1,230 @@
+//! The `adversarial` command: attack the codec's readers with malicious
+//! packets and report what they do.
+
+use adversarial::alloc::CountingAllocator;
+use adversarial::campaign::{self, Budget, Config};
+use adversarial::mutate::Class;
+use adversarial::report;
+use adversarial::replay::{files_under, replay, target_for_path};
+use adversarial::target::Target;
+use adversarial::{corpus, targets};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Builds valid packets, breaks them on purpose, and checks that every
+/// reader refuses each broken packet with the error it deserves: never a
+/// panic, never an accepted packet that re-encodes to other bytes, never
+/// more memory than a small constant times the packet's length.
+///
+/// Start with `adversarial campaign`. Targets: packets, scenes,
+/// scenes-entropy, save, stream (`adversarial targets` describes them).
+#[derive(Parser)]
+#[command(name = "adversarial", version, verbatim_doc_comment)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every target times every mutation class, then a table per target.
+    ///
+    /// Each sample is a valid packet from the target's generator; each class
+    /// rewrites one field of it (or cuts, appends, flips) and knows the
+    /// verdict the reader owes. Exits 0 only when every verdict was the one
+    /// owed and nothing panicked. Failing cases are shrunk and written under
+    /// the crash directory.
+    ///
+    /// Examples:
+    ///   adversarial campaign                       # all targets, about a minute
+    ///   adversarial campaign --seconds 600 --seed 7
+    ///   adversarial campaign --target scenes --class duplicate-index --cases 100000
+    ///   adversarial campaign --json campaign.json  # the table for machines
+    #[command(verbatim_doc_comment)]
+    Campaign(CampaignArgs),
+    /// Runs stored inputs (files or directories) and prints one verdict line
+    /// each. Exits non-zero on any panic or accepted input that re-encodes
+    /// differently. The target comes from --target or from the nearest
+    /// directory named after one (corpus/scenes/..., corpus/crashes/save/...).
+    Replay {
+        /// The target for every input.
+        #[arg(long)]
+        target: Option<String>,
+        /// Files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Decodes one file: the decoded value, or the refusal with its bit
+    /// offset and the field it happened in.
+    Decode(FileArgs),
+    /// Prints the field map of one file (offset, width, name, kind, value)
+    /// up to the point of failure, then the verdict.
+    Inspect(FileArgs),
+    /// Regenerates corpus/<target>/seed-*.bin from the generators with a
+    /// fixed seed. Regressions (corpus/crashes/) are never touched.
+    SeedCorpus {
+        /// The corpus directory.
+        #[arg(long, default_value = "corpus")]
+        dir: PathBuf,
+        /// Seeds per target.
+        #[arg(long, default_value_t = 16)]
+        count: usize,
+        /// The random seed.
+        #[arg(long, default_value_t = corpus::DEFAULT_SEED)]
+        seed: u64,
+    },
+    /// Lists the targets.
+    Targets,
+}
+
+#[derive(Args)]
+struct CampaignArgs {
+    /// Wall-clock budget in seconds, split evenly between targets.
+    #[arg(long, default_value_t = 60.0, conflicts_with = "cases")]
+    seconds: f64,
+    /// Instead of a time budget, this many cases per target.
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Seed of every random choice; the same seed gives the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only these targets (repeat the flag); all by default.
+    #[arg(long = "target")]
+    targets: Vec<String>,
+    /// Only these classes (repeat the flag); all by default.
+    #[arg(long = "class", value_enum)]
+    classes: Vec<Class>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Where shrunk failing inputs go, as <dir>/<target>/campaign-<class>-<hash>.bin.
+    #[arg(long, default_value = "corpus/crashes")]
+    crash_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct FileArgs {
+    /// The target that reads the file.
+    #[arg(long)]
+    target: String,
+    /// Output JSON: the packet type and every field by name, floats as
+    /// numbers with their IEEE-754 bit patterns.
+    #[arg(long)]
+    json: bool,
+    /// The file.
+    file: PathBuf,
+}
+
+fn target_named(name: &str) -> Result<Box<dyn Target>, String> {
+    targets::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = targets::all().iter().map(|t| t.name()).collect();
+        format!("no target named {name:?}; the targets are {}", names.join(", "))
+    })
+}
+
+fn run_campaign(args: CampaignArgs) -> Result<bool, String> {
+    let targets = if args.targets.is_empty() {
+        targets::all()
+    } else {
+        args.targets.iter().map(|n| target_named(n)).collect::<Result<_, _>>()?
+    };
+    let classes = if args.classes.is_empty() { Class::ALL.to_vec() } else { args.classes };
+    let budget = args.cases.map_or(Budget::Seconds(args.seconds), Budget::Cases);
+    let config = Config {
+        targets,
+        classes,
+        seed: args.seed,
+        budget,
+        crash_dir: Some(args.crash_dir),
+        progress: !args.quiet,
+    };
+    let report = campaign::run(&config);
+    eprint!("{}", report::failures_text(&report));
+    print!("{}", report::campaign_table(&report));
+    if let Some(path) = args.json {
+        let text = serde_json::to_string_pretty(&report::campaign_json(&report)).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(report.passed())
+}
+
+fn run_replay(target: Option<String>, paths: &[PathBuf]) -> Result<bool, String> {
+    let fixed = target.map(|n| target_named(&n)).transpose()?;
+    let files = files_under(paths);
+    if files.is_empty() {
+        return Err("no input files found".into());
+    }
+    let mut clean = true;
+    for file in files {
+        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let inferred;
+        let target = match &fixed {
+            Some(t) => t.as_ref(),
+            None => {
+                inferred = target_for_path(&file)
+                    .ok_or_else(|| format!("{}: no target in its path; use --target", file.display()))?;
+                inferred.as_ref()
+            }
+        };
+        let verdict = replay(target, &bytes);
+        clean &= !verdict.is_failure();
+        println!("{} [{}]: {verdict}", file.display(), target.name());
+    }
+    Ok(clean)
+}
+
+fn run_file(args: &FileArgs, table: bool) -> Result<bool, String> {
+    let target = target_named(&args.target)?;
+    let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let inspection = target.inspect(&bytes);
+    if args.json {
+        let json = report::inspection_json(target.name(), &inspection);
+        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
+    } else {
+        if table {
+            print!("{}", report::fields_table(&inspection.map));
+        } else if let Some(shown) = &inspection.shown {
+            println!("{shown}");
+        }
+        println!("{}", report::verdict_text(&inspection));
+    }
+    Ok(true)
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Campaign(args) => run_campaign(args),
+        Command::Replay { target, paths } => run_replay(target, &paths),
+        Command::Decode(args) => run_file(&args, false),
+        Command::Inspect(args) => run_file(&args, true),
+        Command::SeedCorpus { dir, count, seed } => targets::all()
+            .iter()
+            .try_for_each(|t| {
+                let n = corpus::write_seeds(t.as_ref(), &dir, count, seed).map_err(|e| e.to_string())?;
+                println!("{}: {n} seeds in {}", t.name(), dir.join(t.name()).display());
+                Ok(())
+            })
+            .map(|()| true),
+        Command::Targets => {
+            for t in targets::all() {
+                println!("{:<16} {}", t.name(), t.about());
+            }
+            Ok(true)
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("adversarial: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Replaying stored inputs: the corpus, regressions, anything on disk.
+
+use crate::oracle::decode_guarded;
+use crate::target::{Refusal, Target, Verdict};
+use crate::targets;
+use std::path::{Path, PathBuf};
+
+/// What a stored input got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// Accepted and re-encoded to the same bytes.
+    Accepted,
+    /// Refused cleanly.
+    Refused(Refusal),
+    /// Accepted, but re-encoded differently (or not at all): a failure.
+    NonCanonical(String),
+    /// The reader panicked: a failure.
+    Panicked(String),
+}
+
+impl Replayed {
+    /// Whether the input broke the harness's promise.
+    #[must_use]
+    pub const fn is_failure(&self) -> bool {
+        matches!(self, Self::NonCanonical(_) | Self::Panicked(_))
+    }
+}
+
+impl std::fmt::Display for Replayed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Accepted => write!(f, "accepted (re-encodes to the same bytes)"),
+            Self::Refused(r) => match r.at {
+                Some(at) => write!(f, "refused: {} at bit {at}", r.cause),
+                None => write!(f, "refused: {}", r.cause),
+            },
+            Self::NonCanonical(why) => write!(f, "FAIL accepted but {why}"),
+            Self::Panicked(message) => write!(f, "FAIL panicked: {message}"),
+        }
+    }
+}
+
+/// Runs one input through `target`.
+#[must_use]
+pub fn replay(target: &dyn Target, bytes: &[u8]) -> Replayed {
+    match decode_guarded(target, bytes) {
+        Err(message) => Replayed::Panicked(message),
+        Ok(Verdict::Refused(refusal)) => Replayed::Refused(refusal),
+        Ok(Verdict::Accepted { reencoded: Ok(again) }) if again == bytes => Replayed::Accepted,
+        Ok(Verdict::Accepted { reencoded: Ok(again) }) => {
+            Replayed::NonCanonical(format!("re-encodes to {} other bytes", again.len()))
+        }
+        Ok(Verdict::Accepted { reencoded: Err(why) }) => {
+            Replayed::NonCanonical(format!("does not re-encode: {why}"))
+        }
+    }
+}
+
+/// The target a stored file belongs to: the nearest enclosing directory
+/// named after a target (`corpus/scenes/x.bin`, `corpus/crashes/save/y`).
+#[must_use]
+pub fn target_for_path(path: &Path) -> Option<Box<dyn Target>> {
+    path.ancestors()
+        .skip(1)
+        .filter_map(|dir| dir.file_name()?.to_str())
+        .find_map(targets::by_name)
+}
+
+/// Every file under `paths` (directories walked recursively, sorted),
+/// skipping dot-files and README files.
+#[must_use]
+pub fn files_under(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            entries.sort();
+            files.extend(files_under(&entries));
+        } else {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if !name.starts_with('.') && !name.starts_with("README") {
+                files.push(path.clone());
+            }
+        }
+    }
+    files
+}

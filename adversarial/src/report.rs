@@ -1,0 +1,252 @@
+//! Rendering for people and machines: campaign tables, field maps and
+//! verdicts, as text or JSON.
+
+use crate::campaign::{Report, Tally};
+use crate::field_map::{Field, FieldMap, Kind};
+use crate::oracle::Outcome;
+use crate::target::{Inspection, Refusal, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// The campaign's table, one block per target.
+#[must_use]
+pub fn campaign_table(report: &Report) -> String {
+    let mut out = String::new();
+    let mut current = "";
+    for (target, class, tally) in &report.rows {
+        if *target != current {
+            current = target;
+            let _ = writeln!(out, "\n{target}");
+            let _ = writeln!(
+                out,
+                "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>10}",
+                "class", "cases", "as owed", "other", "accepted", "panics", "non-canon", "over-mem", "cases/s"
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>10.0}",
+            class.name(),
+            tally.cases,
+            tally.as_owed,
+            tally.other_error,
+            tally.accepted,
+            tally.panics,
+            tally.non_canonical,
+            tally.over_allocated,
+            tally.rate()
+        );
+    }
+    let total: u64 = report.rows.iter().map(|(_, _, t)| t.cases).sum();
+    let _ = writeln!(
+        out,
+        "\n{total} cases from {} samples in {:.1} s, seed {}: {}",
+        report.samples,
+        report.elapsed.as_secs_f64(),
+        report.seed,
+        if report.passed() {
+            "every verdict as owed, no panic"
+        } else {
+            "FAILURES (listed above the table)"
+        }
+    );
+    out
+}
+
+fn tally_json(tally: &Tally) -> Value {
+    json!({
+        "cases": tally.cases,
+        "as_owed": tally.as_owed,
+        "other_error": tally.other_error,
+        "accepted": tally.accepted,
+        "panics": tally.panics,
+        "non_canonical": tally.non_canonical,
+        "over_allocated": tally.over_allocated,
+        "cases_per_second": tally.rate().round(),
+    })
+}
+
+fn outcome_text(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::AsOwed => "as owed".into(),
+        Outcome::OtherError(r) => format!("refused with another error: {}", r.message),
+        Outcome::Accepted => "accepted a packet it owed a refusal".into(),
+        Outcome::NonCanonical(why) => format!("accepted, but {why}"),
+        Outcome::Panicked(message) => format!("PANIC: {message}"),
+        Outcome::OverAllocated { peak, bound } => format!("allocated {peak} bytes, bound {bound}"),
+    }
+}
+
+/// One line per kept failure.
+#[must_use]
+pub fn failures_text(report: &Report) -> String {
+    let mut out = String::new();
+    for f in &report.failures {
+        let _ = writeln!(
+            out,
+            "FAIL {} / {}: {} (lie: {}; owed {:?}){}",
+            f.target,
+            f.class.name(),
+            outcome_text(&f.outcome),
+            f.lie,
+            f.owed,
+            f.file.as_ref().map(|p| format!(" -> {}", p.display())).unwrap_or_default()
+        );
+    }
+    out
+}
+
+/// The whole report as JSON.
+#[must_use]
+pub fn campaign_json(report: &Report) -> Value {
+    json!({
+        "seed": report.seed,
+        "samples": report.samples,
+        "seconds": report.elapsed.as_secs_f64(),
+        "passed": report.passed(),
+        "rows": report.rows.iter().map(|(target, class, tally)| json!({
+            "target": target,
+            "class": class.name(),
+            "tally": tally_json(tally),
+        })).collect::<Vec<_>>(),
+        "failures": report.failures.iter().map(|f| json!({
+            "target": f.target,
+            "class": f.class.name(),
+            "lie": f.lie,
+            "outcome": outcome_text(&f.outcome),
+            "file": f.file.as_ref().map(|p| p.display().to_string()),
+            "bytes": hex(&f.bytes),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Bytes as upper-case hex pairs.
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(" ")
+}
+
+/// A float as JSON: the number (null when not finite) and its bit pattern.
+fn float_json(value: f64, bits: String) -> Value {
+    json!({ "value": if value.is_finite() { json!(value) } else { Value::Null }, "bits": bits })
+}
+
+/// One field as JSON, its value spelled by kind.
+fn field_json(field: &Field, next: Option<&Field>) -> Value {
+    let mut object = json!({
+        "name": field.name,
+        "offset": field.offset,
+        "width": field.width,
+        "kind": field.kind.label(),
+        "wire": field.value,
+    });
+    let extra = match field.kind {
+        Kind::Ranged { min, .. } => json!({ "value": min.saturating_add(field.value as i64) }),
+        Kind::Compressed { format } => {
+            let value = format.dequantize(field.value as u32);
+            float_json(f64::from(value), format!("0x{:08X}", value.to_bits()))
+        }
+        Kind::Float => {
+            let value = f32::from_bits(field.value as u32);
+            float_json(f64::from(value), format!("0x{:08X}", value.to_bits()))
+        }
+        Kind::Double => match next {
+            // The low group carries the whole value's view.
+            Some(high) if high.kind == Kind::Double && high.offset == field.end() => {
+                let bits = field.value | (high.value << 32);
+                float_json(f64::from_bits(bits), format!("0x{bits:016X}"))
+            }
+            _ => Value::Null,
+        },
+        Kind::Check { label } => json!({ "label": label }),
+        Kind::Bool => json!({ "value": field.value != 0 }),
+        _ => Value::Null,
+    };
+    if let (Value::Object(map), Value::Object(more)) = (&mut object, extra) {
+        map.extend(more);
+    }
+    object
+}
+
+/// A field map as JSON.
+#[must_use]
+pub fn fields_json(map: &FieldMap) -> Value {
+    let fields = &map.fields;
+    Value::Array(
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| field_json(f, fields.get(i + 1)))
+            .collect(),
+    )
+}
+
+fn refusal_json(refusal: &Refusal, failed_in: Option<&str>) -> Value {
+    json!({
+        "cause": refusal.cause,
+        "bit_offset": refusal.at,
+        "field": failed_in,
+        "message": refusal.message,
+    })
+}
+
+/// A decode or inspect result as JSON.
+#[must_use]
+pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
+    let (verdict, error, canonical) = match &inspection.verdict {
+        Verdict::Accepted { reencoded } => ("accepted", Value::Null, json!(reencoded.is_ok())),
+        Verdict::Refused(r) => ("refused", refusal_json(r, inspection.failed_in), Value::Null),
+        };
+    json!({
+        "target": target,
+        "verdict": verdict,
+        "packet_type": inspection.packet_type,
+        "fields": fields_json(&inspection.map),
+        "error": error,
+        "reencodes": canonical,
+    })
+}
+
+/// A field map as a table, for people.
+#[must_use]
+pub fn fields_table(map: &FieldMap) -> String {
+    let mut out = format!("{:>8} {:>6}  {:<18} {:<15} {}\n", "offset", "width", "name", "kind", "value");
+    for field in &map.fields {
+        let shown = match field.kind {
+            Kind::Ranged { min, .. } => format!("{} (wire {})", min.saturating_add(field.value as i64), field.value),
+            Kind::Compressed { format } => {
+                format!("{} (code {})", format.dequantize(field.value as u32), field.value)
+            }
+            Kind::Float => {
+                let v = f32::from_bits(field.value as u32);
+                format!("{v} (0x{:08X})", v.to_bits())
+            }
+            Kind::Check { label } => format!("0x{:08X} \"{label}\"", field.value),
+            _ => field.value.to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{:>8} {:>6}  {:<18} {:<15} {}",
+            field.offset,
+            field.width,
+            field.name,
+            field.kind.label(),
+            shown
+        );
+    }
+    out
+}
+
+/// A verdict line for people.
+#[must_use]
+pub fn verdict_text(inspection: &Inspection) -> String {
+    match &inspection.verdict {
+        Verdict::Accepted { reencoded: Ok(_) } => "accepted (re-encodes to the same bytes)".into(),
+        Verdict::Accepted { reencoded: Err(why) } => format!("accepted, but does not re-encode: {why}"),
+        Verdict::Refused(r) => {
+            let at = r.at.map(|a| format!(" at bit {a}")).unwrap_or_default();
+            let field = inspection.failed_in.map(|f| format!(", field \"{f}\"")).unwrap_or_default();
+            format!("refused: {}{at}{field} ({})", r.cause, r.message)
+        }
+    }
+}
