@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 /// Bytes of randomness behind each generated sample.
 const SAMPLE_ENTROPY_BYTES: usize = 16 * 1024;
 
+/// Samples after which a case budget gives up on a target that yields no
+/// case at all for the chosen classes.
+const NO_CASE_SAMPLES: u64 = 1000;
+
 /// Failing cases kept (and shrunk) per target and class.
 const KEPT_FAILURES: usize = 3;
 
@@ -41,6 +45,8 @@ pub struct Config {
     pub crash_dir: Option<PathBuf>,
     /// Whether to draw a progress bar on standard error.
     pub progress: bool,
+    /// Whether to shrink failing inputs before keeping them.
+    pub shrink: bool,
 }
 
 /// Counts for one target and class.
@@ -225,12 +231,16 @@ pub fn run(config: &Config) -> Report {
         let mut kept = vec![0usize; config.classes.len()];
         let target_started = Instant::now();
         let mut cases_run = 0u64;
+        let mut samples_run = 0u64;
         let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
         let mut choices = vec![0u8; 4096];
         loop {
             let done = match config.budget {
                 Budget::Seconds(_) => target_started.elapsed().as_secs_f64() >= per_target_seconds,
-                Budget::Cases(n) => cases_run >= n,
+                // Classes that never apply to this target would loop forever.
+                Budget::Cases(n) => {
+                    cases_run >= n || (cases_run == 0 && samples_run >= NO_CASE_SAMPLES)
+                }
             };
             if done {
                 break;
@@ -240,6 +250,7 @@ pub fn run(config: &Config) -> Report {
                 continue;
             };
             report.samples += 1;
+            samples_run += 1;
             for (slot, &class) in config.classes.iter().enumerate() {
                 rng.fill_bytes(&mut choices);
                 let mut u = Unstructured::new(&choices);
@@ -251,7 +262,11 @@ pub fn run(config: &Config) -> Report {
                     cases_run += 1;
                     if outcome.is_failure() && kept[slot] < KEPT_FAILURES {
                         kept[slot] += 1;
-                        let bytes = minimize(target, &case, &outcome);
+                        let bytes = if config.shrink {
+                            minimize(target, &case, &outcome)
+                        } else {
+                            case.bytes.clone()
+                        };
                         let file = config
                             .crash_dir
                             .as_deref()

@@ -22,7 +22,11 @@ pub fn write_seeds(target: &dyn Target, dir: &Path, count: usize, seed: u64) -> 
     std::fs::create_dir_all(&dir)?;
     for entry in std::fs::read_dir(&dir)? {
         let path = entry?.path();
-        if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("seed-")) {
+        if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("seed-"))
+        {
             std::fs::remove_file(path)?;
         }
     }
@@ -35,7 +39,9 @@ pub fn write_seeds(target: &dyn Target, dir: &Path, count: usize, seed: u64) -> 
         rng.fill_bytes(&mut entropy);
         // Small seeds: a short entropy buffer keeps scenes sparse.
         let take = 64 + (rng.next_u32() as usize % (entropy.len() - 64));
-        let Ok(sample) = target.generate(&mut Unstructured::new(&entropy[..take])) else { continue };
+        let Ok(sample) = target.generate(&mut Unstructured::new(&entropy[..take])) else {
+            continue;
+        };
         if sample.bytes.len() > MAX_SEED_BYTES {
             continue;
         }

@@ -271,7 +271,10 @@ impl<S: Stream> Stream for RecordingStream<S> {
 
     fn serialize_int(&mut self, value: &mut i32, min: i32, max: i32) -> Result<(), S::Error> {
         let span = (max as u32).wrapping_sub(min as u32);
-        let kind = Kind::Ranged { min: i64::from(min), span };
+        let kind = Kind::Ranged {
+            min: i64::from(min),
+            span,
+        };
         self.with_kind(kind, |s| ops::int::serialize_int(s, value, min, max))
     }
 

@@ -318,3 +318,128 @@ pub fn stream_message(u: &mut Unstructured<'_>) -> Result<Program> {
     }
     Ok(program)
 }
+
+/// A random program: random operations with random declarations and
+/// values, for the stream round-trip fuzz target.
+pub fn any_program(u: &mut Unstructured<'_>) -> Result<Program> {
+    let mut fields = Vec::new();
+    while !u.is_empty() && fields.len() < 64 {
+        fields.push(any_field(u)?);
+    }
+    Ok(Program(fields))
+}
+
+fn any_field(u: &mut Unstructured<'_>) -> Result<Field> {
+    Ok(match u.int_in_range(0..=15u8)? {
+        0 => {
+            let bits = u.int_in_range(1..=64u32)?;
+            let raw: u64 = u.arbitrary()?;
+            Field::Bits {
+                bits,
+                value: if bits == 64 {
+                    raw
+                } else {
+                    raw & ((1 << bits) - 1)
+                },
+            }
+        }
+        1 => Field::Bool(u.arbitrary()?),
+        2 => {
+            let (a, b): (i32, i32) = u.arbitrary()?;
+            let (min, max) = (a.min(b), a.max(b));
+            Field::Int {
+                min,
+                max,
+                value: ranged_i32(u, min, max)?,
+            }
+        }
+        3 => {
+            let (a, b): (i64, i64) = u.arbitrary()?;
+            let (min, max) = (a.min(b), a.max(b));
+            let value = match u.int_in_range(0..=2u8)? {
+                0 => min,
+                1 => max,
+                _ => u.int_in_range(min..=max)?,
+            };
+            Field::Int64 { min, max, value }
+        }
+        4 => {
+            let (a, b): (i128, i128) = u.arbitrary()?;
+            let (min, max) = (a.min(b), a.max(b));
+            let span = (max as u128).wrapping_sub(min as u128);
+            let pick: u128 = u.arbitrary()?;
+            let offset = if span == u128::MAX {
+                pick
+            } else {
+                pick % (span + 1)
+            };
+            Field::Int128 {
+                min,
+                max,
+                value: (min as u128).wrapping_add(offset) as i128,
+            }
+        }
+        5 => Field::Uint128(u.arbitrary()?),
+        6 => Field::Float {
+            bits: u.arbitrary()?,
+        },
+        7 => Field::Double {
+            bits: u.arbitrary()?,
+        },
+        8 => {
+            let format = *u.choose(&[
+                CompressedFloat::new(-1000.0, 1000.0, 0.001),
+                CompressedFloat::new(0.0, 10.0, 0.01),
+                CompressedFloat::new(0.0, 16_777_215.0, 1.0),
+                CompressedFloat::new(0.0, 1.0, 2.0),
+            ])?;
+            Field::CompressedCode {
+                format,
+                code: code(u, &format)?,
+            }
+        }
+        9 => Field::Align,
+        10 => {
+            let len = u.int_in_range(0..=24usize)?;
+            let mut bytes = vec![0; len];
+            u.fill_buffer(&mut bytes)?;
+            Field::Bytes(bytes)
+        }
+        11 => {
+            let buffer_size = u.int_in_range(1..=64u32)?;
+            Field::String {
+                buffer_size,
+                value: text(u, buffer_size as usize - 1)?,
+            }
+        }
+        12 => {
+            let buffer_size = u.int_in_range(1..=32u32)?;
+            let max = buffer_size as usize - 1;
+            let mut units: Vec<u16> = text(u, max)?.encode_utf16().take(max).collect();
+            if units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+                units.pop();
+            }
+            Field::WString { buffer_size, units }
+        }
+        13 => {
+            let previous = u.int_in_range(0..=i32::MAX - 1)?;
+            let value = u.int_in_range(previous + 1..=i32::MAX)?;
+            Field::IntRelative { previous, value }
+        }
+        14 => Field::Check(u.choose(&["end of packet", "object", "a", ""])?),
+        _ => {
+            let fixed_format = *u.choose(&[
+                fixed(8, 8, -100, 100),
+                fixed(16, 16, 0, 30_000),
+                fixed(64, 64, i128::from(i64::MIN), i128::from(i64::MAX)),
+            ])?;
+            let span =
+                (fixed_format.raw_max() as u128).wrapping_sub(fixed_format.raw_min() as u128);
+            let pick: u128 = u.arbitrary()?;
+            Field::Fixed {
+                format: fixed_format,
+                raw: (fixed_format.raw_min() as u128).wrapping_add(pick % (span + 1)) as i128,
+            }
+        }
+    })
+}

@@ -11,6 +11,8 @@ pub mod alloc;
 pub mod campaign;
 pub mod corpus;
 pub mod field_map;
+pub mod fixtures;
+pub mod fuzz;
 pub mod generate;
 pub mod mutate;
 pub mod oracle;

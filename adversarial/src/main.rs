@@ -4,8 +4,8 @@
 use adversarial::alloc::CountingAllocator;
 use adversarial::campaign::{self, Budget, Config};
 use adversarial::mutate::Class;
-use adversarial::report;
 use adversarial::replay::{files_under, replay, target_for_path};
+use adversarial::report;
 use adversarial::target::Target;
 use adversarial::{corpus, targets};
 use clap::{Args, Parser, Subcommand};
@@ -125,7 +125,10 @@ struct FileArgs {
 fn target_named(name: &str) -> Result<Box<dyn Target>, String> {
     targets::by_name(name).ok_or_else(|| {
         let names: Vec<&str> = targets::all().iter().map(|t| t.name()).collect();
-        format!("no target named {name:?}; the targets are {}", names.join(", "))
+        format!(
+            "no target named {name:?}; the targets are {}",
+            names.join(", ")
+        )
     })
 }
 
@@ -133,10 +136,19 @@ fn run_campaign(args: CampaignArgs) -> Result<bool, String> {
     let targets = if args.targets.is_empty() {
         targets::all()
     } else {
-        args.targets.iter().map(|n| target_named(n)).collect::<Result<_, _>>()?
+        args.targets
+            .iter()
+            .map(|n| target_named(n))
+            .collect::<Result<_, _>>()?
     };
-    let classes = if args.classes.is_empty() { Class::ALL.to_vec() } else { args.classes };
-    let budget = args.cases.map_or(Budget::Seconds(args.seconds), Budget::Cases);
+    let classes = if args.classes.is_empty() {
+        Class::ALL.to_vec()
+    } else {
+        args.classes
+    };
+    let budget = args
+        .cases
+        .map_or(Budget::Seconds(args.seconds), Budget::Cases);
     let config = Config {
         targets,
         classes,
@@ -144,12 +156,14 @@ fn run_campaign(args: CampaignArgs) -> Result<bool, String> {
         budget,
         crash_dir: Some(args.crash_dir),
         progress: !args.quiet,
+        shrink: true,
     };
     let report = campaign::run(&config);
     eprint!("{}", report::failures_text(&report));
     print!("{}", report::campaign_table(&report));
     if let Some(path) = args.json {
-        let text = serde_json::to_string_pretty(&report::campaign_json(&report)).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&report::campaign_json(&report))
+            .map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(report.passed())
@@ -168,8 +182,9 @@ fn run_replay(target: Option<String>, paths: &[PathBuf]) -> Result<bool, String>
         let target = match &fixed {
             Some(t) => t.as_ref(),
             None => {
-                inferred = target_for_path(&file)
-                    .ok_or_else(|| format!("{}: no target in its path; use --target", file.display()))?;
+                inferred = target_for_path(&file).ok_or_else(|| {
+                    format!("{}: no target in its path; use --target", file.display())
+                })?;
                 inferred.as_ref()
             }
         };
@@ -186,7 +201,10 @@ fn run_file(args: &FileArgs, table: bool) -> Result<bool, String> {
     let inspection = target.inspect(&bytes);
     if args.json {
         let json = report::inspection_json(target.name(), &inspection);
-        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+        );
     } else {
         if table {
             print!("{}", report::fields_table(&inspection.map));
@@ -199,6 +217,9 @@ fn run_file(args: &FileArgs, table: bool) -> Result<bool, String> {
 }
 
 fn main() -> ExitCode {
+    // The oracle reports every panic it catches, with its message; the
+    // default hook would also print each one to standard error.
+    std::panic::set_hook(Box::new(|_| {}));
     let result = match Cli::parse().command {
         Command::Campaign(args) => run_campaign(args),
         Command::Replay { target, paths } => run_replay(target, &paths),
@@ -207,8 +228,13 @@ fn main() -> ExitCode {
         Command::SeedCorpus { dir, count, seed } => targets::all()
             .iter()
             .try_for_each(|t| {
-                let n = corpus::write_seeds(t.as_ref(), &dir, count, seed).map_err(|e| e.to_string())?;
-                println!("{}: {n} seeds in {}", t.name(), dir.join(t.name()).display());
+                let n = corpus::write_seeds(t.as_ref(), &dir, count, seed)
+                    .map_err(|e| e.to_string())?;
+                println!(
+                    "{}: {n} seeds in {}",
+                    t.name(),
+                    dir.join(t.name()).display()
+                );
                 Ok(())
             })
             .map(|()| true),

@@ -302,10 +302,13 @@ pub fn cases(
             |f| matches!(f.kind, Kind::StringLength { .. } | Kind::WideLength { .. }),
             u,
         ),
-        Class::OutOfRangeSentinel => b.out_of_range(
-            |f| f.name == "sentinel" && matches!(f.kind, Kind::Ranged { .. }),
-            u,
-        ),
+        Class::OutOfRangeSentinel => {
+            b.out_of_range(
+                |f| f.name == "sentinel" && matches!(f.kind, Kind::Ranged { .. }),
+                u,
+            );
+            relative_sentinel_past_the_end(&mut b);
+        }
         Class::UnknownPacketType => {
             if let (Some(types), Some(field)) =
                 (framing.packet_types, sample.map.named("type").next())
@@ -549,6 +552,29 @@ pub fn cases(
         }
     }
     b.cases
+}
+
+/// Scene D: when the sentinel's ladder takes the last tier, `int(126,
+/// 1025)`, its payload at the top (a difference of 1025) is legal as an int
+/// but lands past the sentinel from any previous index: the reader owes
+/// out-of-range at the ladder's first bit (the sample reader wrote out of
+/// bounds here).
+fn relative_sentinel_past_the_end(b: &mut Builder<'_>) {
+    let ladder: Vec<Field> = b.sample.map.named("sentinel").cloned().collect();
+    let (Some(first), Some(last)) = (ladder.first(), ladder.last()) else {
+        return;
+    };
+    let has_objects = b.sample.map.named("relative_index").next().is_some();
+    if has_objects
+        && last.kind
+            == (Kind::Ranged {
+                min: 126,
+                span: 899,
+            })
+    {
+        let at = first.offset;
+        b.rewrite(last, 899, owed(&["out-of-range"], at));
+    }
 }
 
 /// At most [`MAX_FIELDS_PER_SAMPLE`] of `fields`, chosen at random, in order.

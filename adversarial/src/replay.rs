@@ -46,13 +46,15 @@ pub fn replay(target: &dyn Target, bytes: &[u8]) -> Replayed {
     match decode_guarded(target, bytes) {
         Err(message) => Replayed::Panicked(message),
         Ok(Verdict::Refused(refusal)) => Replayed::Refused(refusal),
-        Ok(Verdict::Accepted { reencoded: Ok(again) }) if again == bytes => Replayed::Accepted,
-        Ok(Verdict::Accepted { reencoded: Ok(again) }) => {
-            Replayed::NonCanonical(format!("re-encodes to {} other bytes", again.len()))
-        }
-        Ok(Verdict::Accepted { reencoded: Err(why) }) => {
-            Replayed::NonCanonical(format!("does not re-encode: {why}"))
-        }
+        Ok(Verdict::Accepted {
+            reencoded: Ok(again),
+        }) if again == bytes => Replayed::Accepted,
+        Ok(Verdict::Accepted {
+            reencoded: Ok(again),
+        }) => Replayed::NonCanonical(format!("re-encodes to {} other bytes", again.len())),
+        Ok(Verdict::Accepted {
+            reencoded: Err(why),
+        }) => Replayed::NonCanonical(format!("does not re-encode: {why}")),
     }
 }
 

@@ -20,7 +20,15 @@ pub fn campaign_table(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>10}",
-                "class", "cases", "as owed", "other", "accepted", "panics", "non-canon", "over-mem", "cases/s"
+                "class",
+                "cases",
+                "as owed",
+                "other",
+                "accepted",
+                "panics",
+                "non-canon",
+                "over-mem",
+                "cases/s"
             );
         }
         let _ = writeln!(
@@ -90,7 +98,10 @@ pub fn failures_text(report: &Report) -> String {
             outcome_text(&f.outcome),
             f.lie,
             f.owed,
-            f.file.as_ref().map(|p| format!(" -> {}", p.display())).unwrap_or_default()
+            f.file
+                .as_ref()
+                .map(|p| format!(" -> {}", p.display()))
+                .unwrap_or_default()
         );
     }
     out
@@ -123,7 +134,11 @@ pub fn campaign_json(report: &Report) -> Value {
 /// Bytes as upper-case hex pairs.
 #[must_use]
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(" ")
+    bytes
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A float as JSON: the number (null when not finite) and its bit pattern.
@@ -195,8 +210,12 @@ fn refusal_json(refusal: &Refusal, failed_in: Option<&str>) -> Value {
 pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
     let (verdict, error, canonical) = match &inspection.verdict {
         Verdict::Accepted { reencoded } => ("accepted", Value::Null, json!(reencoded.is_ok())),
-        Verdict::Refused(r) => ("refused", refusal_json(r, inspection.failed_in), Value::Null),
-        };
+        Verdict::Refused(r) => (
+            "refused",
+            refusal_json(r, inspection.failed_in),
+            Value::Null,
+        ),
+    };
     json!({
         "target": target,
         "verdict": verdict,
@@ -210,12 +229,23 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
 /// A field map as a table, for people.
 #[must_use]
 pub fn fields_table(map: &FieldMap) -> String {
-    let mut out = format!("{:>8} {:>6}  {:<18} {:<15} {}\n", "offset", "width", "name", "kind", "value");
+    let mut out = format!(
+        "{:>8} {:>6}  {:<18} {:<15} {}\n",
+        "offset", "width", "name", "kind", "value"
+    );
     for field in &map.fields {
         let shown = match field.kind {
-            Kind::Ranged { min, .. } => format!("{} (wire {})", min.saturating_add(field.value as i64), field.value),
+            Kind::Ranged { min, .. } => format!(
+                "{} (wire {})",
+                min.saturating_add(field.value as i64),
+                field.value
+            ),
             Kind::Compressed { format } => {
-                format!("{} (code {})", format.dequantize(field.value as u32), field.value)
+                format!(
+                    "{} (code {})",
+                    format.dequantize(field.value as u32),
+                    field.value
+                )
             }
             Kind::Float => {
                 let v = f32::from_bits(field.value as u32);
@@ -242,10 +272,15 @@ pub fn fields_table(map: &FieldMap) -> String {
 pub fn verdict_text(inspection: &Inspection) -> String {
     match &inspection.verdict {
         Verdict::Accepted { reencoded: Ok(_) } => "accepted (re-encodes to the same bytes)".into(),
-        Verdict::Accepted { reencoded: Err(why) } => format!("accepted, but does not re-encode: {why}"),
+        Verdict::Accepted {
+            reencoded: Err(why),
+        } => format!("accepted, but does not re-encode: {why}"),
         Verdict::Refused(r) => {
             let at = r.at.map(|a| format!(" at bit {a}")).unwrap_or_default();
-            let field = inspection.failed_in.map(|f| format!(", field \"{f}\"")).unwrap_or_default();
+            let field = inspection
+                .failed_in
+                .map(|f| format!(", field \"{f}\""))
+                .unwrap_or_default();
             format!("refused: {}{at}{field} ({})", r.cause, r.message)
         }
     }

@@ -1,7 +1,7 @@
 //! Shrinking: the smallest input that still fails the same way.
 
 /// The most candidate inputs one shrink tries.
-const MAX_TRIES: usize = 4000;
+const MAX_TRIES: usize = 2000;
 
 /// Greedily removes chunks (halves, quarters, ... single bytes), then zeroes
 /// bytes, keeping each change under which `still_fails` holds. `still_fails`

@@ -36,10 +36,20 @@ pub fn all() -> Vec<Box<dyn Target>> {
     ]
 }
 
-/// The target called `name`.
+/// Deliberately broken readers that prove the harness has teeth; named on
+/// the command line, never part of the default campaign.
+#[must_use]
+pub fn fixtures() -> Vec<Box<dyn Target>> {
+    vec![Box::new(crate::fixtures::BrokenSceneD)]
+}
+
+/// The target (or fixture) called `name`.
 #[must_use]
 pub fn by_name(name: &str) -> Option<Box<dyn Target>> {
-    all().into_iter().find(|t| t.name() == name)
+    all()
+        .into_iter()
+        .chain(fixtures())
+        .find(|t| t.name() == name)
 }
 
 /// Writes `value` through a recording write stream into a buffer of `max`
@@ -56,6 +66,19 @@ fn record<T>(
     let len = inner.finish();
     buf.truncate(len);
     Ok((buf, map))
+}
+
+/// Writes `packet` framed and sealed, mapping its fields as they are written.
+pub fn packet_sample<P: Packet>(packet: &mut P) -> Result<Sample, codec::EncodeError> {
+    let (mut bytes, map) = record(packet, P::MAX_PACKET_BYTES, |p, s| {
+        packet::serialize_packet(p, s)
+    })?;
+    Framing {
+        crc: Some(P::PROTOCOL_ID),
+        ..Framing::default()
+    }
+    .seal(&mut bytes);
+    Ok(Sample { bytes, map })
 }
 
 /// Reads `bytes` through a recording read stream with `read`, then applies
@@ -159,12 +182,7 @@ impl<P: Packet + Debug + Send + Sync> Target for PacketTarget<P> {
 
     fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
         let mut value = (self.generate)(u)?;
-        let (mut bytes, map) = record(&mut value, P::MAX_PACKET_BYTES, |p, s| {
-            packet::serialize_packet(p, s)
-        })
-        .map_err(|_| arbitrary::Error::IncorrectFormat)?;
-        self.framing().seal(&mut bytes);
-        Ok(Sample { bytes, map })
+        packet_sample(&mut value).map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 
     fn read_only(&self, bytes: &[u8]) {

@@ -14,6 +14,7 @@ fn a_short_campaign_finds_every_verdict_owed() {
         budget: Budget::Cases(400),
         crash_dir: None,
         progress: false,
+        shrink: false,
     });
     for failure in report.failures.iter().take(20) {
         eprintln!(

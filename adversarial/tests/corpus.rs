@@ -14,7 +14,7 @@ fn corpus_dir() -> PathBuf {
 fn every_target_has_seeds() {
     for target in targets::all() {
         let dir = corpus_dir().join(target.name());
-        let seeds = files_under(&[dir.clone()]);
+        let seeds = files_under(std::slice::from_ref(&dir));
         assert!(!seeds.is_empty(), "no seeds in {}", dir.display());
     }
 }
@@ -22,13 +22,21 @@ fn every_target_has_seeds() {
 #[test]
 fn every_corpus_file_replays_cleanly() {
     let files = files_under(&[corpus_dir()]);
-    assert!(files.len() >= targets::all().len(), "corpus nearly empty: {files:?}");
+    assert!(
+        files.len() >= targets::all().len(),
+        "corpus nearly empty: {files:?}"
+    );
     let mut failures = Vec::new();
     for file in &files {
-        let target = target_for_path(file).unwrap_or_else(|| panic!("{}: no target", file.display()));
+        let target =
+            target_for_path(file).unwrap_or_else(|| panic!("{}: no target", file.display()));
         let bytes = std::fs::read(file).unwrap();
         let verdict = replay(target.as_ref(), &bytes);
-        let is_seed = file.file_name().unwrap().to_string_lossy().starts_with("seed-");
+        let is_seed = file
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("seed-");
         if verdict.is_failure() || (is_seed && verdict != Replayed::Accepted) {
             failures.push(format!("{}: {verdict}", file.display()));
         }
