@@ -36,7 +36,10 @@ fn read_difference(s: &mut ReadStream<'_>) -> Result<i32, DecodeError> {
     Ok(d)
 }
 
+/// Everything as the real reader does it (size, CRC, type, objects, end
+/// check, trailing bytes) but the clamp, so that the clamp is the only bug.
 fn read_broken(bytes: &[u8]) -> Result<Scene, DecodeError> {
+    crate::targets::framing_rules::<ScenePacket>(bytes)?;
     let mut s = ReadStream::new(bytes);
     let mut crc = 0;
     s.serialize_bits(&mut crc, 32)?;
@@ -61,6 +64,9 @@ fn read_broken(bytes: &[u8]) -> Result<Scene, DecodeError> {
         slot.serialize(&mut s)?;
     }
     s.serialize_check(packet::END_OF_PACKET)?;
+    if s.bit_offset() < bytes.len() as u64 * 8 {
+        return Err(DecodeError::TrailingBytes { at: s.bit_offset() });
+    }
     let slots = objects
         .into_iter()
         .enumerate()
@@ -88,7 +94,7 @@ impl Target for BrokenSceneD {
             crc: Some(ScenePacket::PROTOCOL_ID),
             packet_types: Some(ScenePacket::PACKET_TYPES),
             latest_version: None,
-            refuses_trailing_bytes: false,
+            refuses_trailing_bytes: true,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod mutate;
 pub mod oracle;
+pub mod plain;
 pub mod replay;
 pub mod report;
 pub mod shrink;

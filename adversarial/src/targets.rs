@@ -144,7 +144,7 @@ impl<P> PacketTarget<P> {
 }
 
 /// The whole-packet checks that come before any field: size, then CRC.
-fn framing_rules<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
+pub(crate) fn framing_rules<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
     if bytes.len() > P::MAX_PACKET_BYTES {
         return Err(DecodeError::TooLarge {
             len: bytes.len(),

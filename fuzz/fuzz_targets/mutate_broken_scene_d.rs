@@ -1,0 +1,6 @@
+//! TEETH: the unclamped scene D fixture; this target is meant to crash within seconds.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    adversarial::fuzz::mutate_target(&adversarial::fixtures::BrokenSceneD, data);
+});
