@@ -207,11 +207,14 @@ pub fn stream_message_layout() -> Program {
         bits(16),
         bits(32),
         bits(64),
-        Field::IntRelative {
+        // Our message promises one encoding per value, so it reads the
+        // relative ints with the canonical rule (format 1.1 alone would
+        // accept the absolute tier for any difference).
+        Field::IntRelativeCanonical {
             previous: 100,
             value: 101,
         },
-        Field::IntRelative {
+        Field::IntRelativeCanonical {
             previous: 100,
             value: 101,
         },
@@ -277,7 +280,8 @@ pub fn stream_message(u: &mut Unstructured<'_>) -> Result<Program> {
             Field::Float { bits } => *bits = u.arbitrary()?,
             Field::Double { bits } => *bits = u.arbitrary()?,
             Field::CompressedCode { format, code: c } => *c = code(u, format)?,
-            Field::IntRelative { previous, value } => {
+            Field::IntRelative { previous, value }
+            | Field::IntRelativeCanonical { previous, value } => {
                 let difference = match u.int_in_range(0..=6u8)? {
                     0 => 1,
                     1 => u.int_in_range(2..=6)?,

@@ -46,10 +46,12 @@ enum Command {
     ///   adversarial campaign --json campaign.json  # the table for machines
     #[command(verbatim_doc_comment)]
     Campaign(CampaignArgs),
-    /// Runs stored inputs (files or directories) and prints one verdict line
-    /// each. Exits non-zero on any panic or accepted input that re-encodes
-    /// differently. The target comes from --target or from the nearest
-    /// directory named after one (corpus/scenes/..., corpus/crashes/save/...).
+    /// Runs stored inputs and prints one verdict line each.
+    ///
+    /// Files or directories (walked recursively). Exits non-zero on any
+    /// panic or accepted input that re-encodes differently. The target comes
+    /// from --target or from the nearest directory named after one
+    /// (corpus/scenes/..., corpus/crashes/save/...).
     Replay {
         /// The target for every input.
         #[arg(long)]
@@ -58,14 +60,17 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Decodes one file: the decoded value, or the refusal with its bit
-    /// offset and the field it happened in.
+    /// Decodes one file: the value, or the refusal and where it happened.
+    ///
+    /// A refusal names its cause, its bit offset and the field being read.
     Decode(FileArgs),
-    /// Prints the field map of one file (offset, width, name, kind, value)
-    /// up to the point of failure, then the verdict.
+    /// Prints the field map of one file, up to the point of failure.
+    ///
+    /// One line per field: offset, width, name, kind, value; then the verdict.
     Inspect(FileArgs),
-    /// Regenerates corpus/<target>/seed-*.bin from the generators with a
-    /// fixed seed. Regressions (corpus/crashes/) are never touched.
+    /// Regenerates corpus/<target>/seed-*.bin from the generators.
+    ///
+    /// Uses a fixed seed. Regressions (corpus/crashes/) are never touched.
     SeedCorpus {
         /// The corpus directory.
         #[arg(long, default_value = "corpus")]

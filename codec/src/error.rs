@@ -37,6 +37,9 @@ pub enum DecodeError {
     },
     /// A relative or absolute index is not greater than the one before it.
     NotIncreasing { at: u64 },
+    /// A value sent in a longer form than its writer would choose, where the
+    /// protocol promises one encoding per value.
+    NonCanonical { at: u64 },
     /// A smallest-three quaternion whose three components cannot be part of a
     /// unit quaternion (their squares sum above one).
     InvalidQuaternion { at: u64 },
@@ -67,6 +70,7 @@ impl DecodeError {
             | Self::InvalidUtf16 { at }
             | Self::CheckMismatch { at, .. }
             | Self::NotIncreasing { at }
+            | Self::NonCanonical { at }
             | Self::InvalidQuaternion { at }
             | Self::UnknownPacketType { at, .. }
             | Self::TrailingBytes { at }
@@ -88,6 +92,7 @@ impl DecodeError {
             Self::InvalidUtf16 { .. } => "invalid-utf16",
             Self::CheckMismatch { .. } => "check-mismatch",
             Self::NotIncreasing { .. } => "not-increasing",
+            Self::NonCanonical { .. } => "non-canonical",
             Self::InvalidQuaternion { .. } => "invalid-quaternion",
             Self::TooLarge { .. } => "too-large",
             Self::BadCrc { .. } => "bad-crc",

@@ -77,6 +77,11 @@ pub enum Field {
         previous: i32,
         value: i32,
     },
+    /// `int_relative` read with the canonical rule: one encoding per value.
+    IntRelativeCanonical {
+        previous: i32,
+        value: i32,
+    },
     Check(&'static str),
     /// A nested object, which adds no bits of its own.
     Object(Vec<Field>),
@@ -137,6 +142,10 @@ impl Field {
                 previous: *previous,
                 value: 0,
             },
+            Self::IntRelativeCanonical { previous, .. } => Self::IntRelativeCanonical {
+                previous: *previous,
+                value: 0,
+            },
             Self::Check(label) => Self::Check(label),
             Self::Object(fields) => Self::Object(fields.iter().map(Self::blank).collect()),
         }
@@ -160,7 +169,7 @@ impl Field {
             Self::Bytes(_) => "bytes",
             Self::String { .. } => "string",
             Self::WString { .. } => "wstring",
-            Self::IntRelative { .. } => "int_relative",
+            Self::IntRelative { .. } | Self::IntRelativeCanonical { .. } => "int_relative",
             Self::Check(_) => "check",
             Self::Object(_) => "object",
         }
@@ -193,6 +202,9 @@ impl Serialize for Field {
             Self::WString { buffer_size, units } => stream.serialize_wstring(units, *buffer_size),
             Self::IntRelative { previous, value } => {
                 stream.serialize_int_relative(*previous, value)
+            }
+            Self::IntRelativeCanonical { previous, value } => {
+                stream.serialize_int_relative_canonical(*previous, value)
             }
             Self::Check(label) => stream.serialize_check(label),
             Self::Object(fields) => fields.iter_mut().try_for_each(|f| f.serialize(stream)),

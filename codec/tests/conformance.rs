@@ -270,7 +270,9 @@ fn matches(field: &Field, expected: &str, in_sequence: bool) -> Result<bool, Str
         Field::Bits { value, .. } => int(i128::from(*value))?,
         Field::Int { value, .. } => int(i128::from(*value))?,
         Field::Int64 { value, .. } => int(i128::from(*value))?,
-        Field::IntRelative { value, .. } => int(i128::from(*value))?,
+        Field::IntRelative { value, .. } | Field::IntRelativeCanonical { value, .. } => {
+            int(i128::from(*value))?
+        }
         Field::Int128 { value, .. } => int(*value)?,
         Field::Fixed { raw, .. } => int(*raw)?,
         Field::Uint128(value) => wide_number(expected)? == (false, *value),

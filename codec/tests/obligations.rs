@@ -149,3 +149,37 @@ fn reading_never_demands_slack_bytes() {
     ReadStream::new(&[1]).serialize_bits(&mut value, 1).unwrap();
     assert_eq!(value, 1);
 }
+
+#[test]
+fn canonical_int_relative_refuses_the_absolute_tier_for_a_small_difference() {
+    // Six zero flags, then 101 as 32 raw bits: format 1.1 accepts it
+    // (a reader-only vector), the canonical reader does not.
+    let mut buf = [0u8; 8];
+    let mut s = WriteStream::new(&mut buf);
+    s.serialize_bits(&mut 0, 6).unwrap();
+    s.serialize_bits(&mut 101, 32).unwrap();
+    let len = s.finish();
+    let bytes = &buf[..len];
+    let mut value = 0;
+    ReadStream::new(bytes)
+        .serialize_int_relative(100, &mut value)
+        .unwrap();
+    assert_eq!(value, 101);
+    let mut strict = 7;
+    assert_eq!(
+        ReadStream::new(bytes).serialize_int_relative_canonical(100, &mut strict),
+        Err(DecodeError::NonCanonical { at: 0 })
+    );
+    assert_eq!(strict, 7);
+    // A difference past every bounded tier is canonical in the absolute tier.
+    let mut buf = [0u8; 8];
+    let mut s = WriteStream::new(&mut buf);
+    s.serialize_int_relative_canonical(100, &mut 100_000)
+        .unwrap();
+    let len = s.finish();
+    let mut far = 0;
+    ReadStream::new(&buf[..len])
+        .serialize_int_relative_canonical(100, &mut far)
+        .unwrap();
+    assert_eq!(far, 100_000);
+}

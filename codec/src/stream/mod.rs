@@ -250,6 +250,18 @@ pub trait Stream {
         ops::int_relative::serialize_int_relative(self, previous, current)
     }
 
+    /// As [`Stream::serialize_int_relative`], but a reader refuses a value
+    /// sent in the absolute tier that a shorter tier holds: one encoding per
+    /// value, for protocols that promise it.
+    #[inline]
+    fn serialize_int_relative_canonical(
+        &mut self,
+        previous: i32,
+        current: &mut i32,
+    ) -> Result<(), Self::Error> {
+        ops::int_relative::serialize_int_relative_canonical(self, previous, current)
+    }
+
     /// Aligns, then the 32-bit hash of `label`; a reader refuses a mismatch
     /// and reports the label.
     #[inline]
