@@ -39,7 +39,7 @@ fn read_difference(s: &mut ReadStream<'_>) -> Result<i32, DecodeError> {
 /// Everything as the real reader does it (size, CRC, type, objects, end
 /// check, trailing bytes) but the clamp, so that the clamp is the only bug.
 fn read_broken(bytes: &[u8]) -> Result<Scene, DecodeError> {
-    crate::targets::framing_rules::<ScenePacket>(bytes)?;
+    packet::check_framing::<ScenePacket>(bytes)?;
     let mut s = ReadStream::new(bytes);
     let mut crc = 0;
     s.serialize_bits(&mut crc, 32)?;
@@ -64,9 +64,7 @@ fn read_broken(bytes: &[u8]) -> Result<Scene, DecodeError> {
         slot.serialize(&mut s)?;
     }
     s.serialize_check(packet::END_OF_PACKET)?;
-    if s.bit_offset() < bytes.len() as u64 * 8 {
-        return Err(DecodeError::TrailingBytes { at: s.bit_offset() });
-    }
+    codec::stream::expect_end(&mut s)?;
     let slots = objects
         .into_iter()
         .enumerate()

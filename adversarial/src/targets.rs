@@ -9,6 +9,7 @@ use codec::program::Program;
 use codec::protocols::packets::TestPacket;
 use codec::protocols::scenes::{SceneE, ScenePacket};
 use codec::protocols::score_save::{self, ScoreState, LATEST_VERSION};
+use codec::stream::expect_end;
 use codec::{DecodeError, ReadStream, Serialize, Stream, WriteStream};
 use std::fmt::Debug;
 
@@ -81,8 +82,9 @@ pub fn packet_sample<P: Packet>(packet: &mut P) -> Result<Sample, codec::EncodeE
     Ok(Sample { bytes, map })
 }
 
-/// Reads `bytes` through a recording read stream with `read`, then applies
-/// `after` (whole-input rules) to the stream's end offset.
+/// Reads `bytes` through a recording read stream with `read`, after the
+/// whole-input rules `before` (size and CRC for packets), then refuses
+/// bytes left after the value.
 fn inspect_with<T: Debug>(
     bytes: &[u8],
     read: impl FnOnce(&mut RecordingStream<ReadStream<'_>>) -> Result<T, DecodeError>,
@@ -91,16 +93,9 @@ fn inspect_with<T: Debug>(
 ) -> Inspection {
     let mut stream = RecordingStream::new(ReadStream::new(bytes));
     let result = before.and_then(|()| read(&mut stream));
-    let end = stream.bit_offset();
     let failed_in = result.is_err().then(|| stream.current_name());
+    let result = result.and_then(|value| expect_end(&mut stream).map(|()| value));
     let (_, map) = stream.finish();
-    let result = result.and_then(|value| {
-        if end < bytes.len() as u64 * 8 {
-            Err(DecodeError::TrailingBytes { at: end })
-        } else {
-            Ok(value)
-        }
-    });
     let (verdict, shown) = match result {
         Ok(mut value) => {
             let shown = format!("{value:#?}");
@@ -141,25 +136,6 @@ impl<P> PacketTarget<P> {
             generate,
         }
     }
-}
-
-/// The whole-packet checks that come before any field: size, then CRC.
-pub(crate) fn framing_rules<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
-    if bytes.len() > P::MAX_PACKET_BYTES {
-        return Err(DecodeError::TooLarge {
-            len: bytes.len(),
-            max: P::MAX_PACKET_BYTES,
-        });
-    }
-    let Some(field) = bytes.first_chunk::<4>() else {
-        return Err(DecodeError::PastEnd { at: 0 });
-    };
-    let found = u32::from_le_bytes(*field);
-    let expected = P::PROTOCOL_ID.crc32(bytes);
-    if found != expected {
-        return Err(DecodeError::BadCrc { expected, found });
-    }
-    Ok(())
 }
 
 impl<P: Packet + Debug + Send + Sync> Target for PacketTarget<P> {
@@ -203,7 +179,7 @@ impl<P: Packet + Debug + Send + Sync> Target for PacketTarget<P> {
             bytes,
             |s| packet::read_fields::<P, _>(s),
             |p| packet::encode_to_vec(p).map_err(|e| e.to_string()),
-            framing_rules::<P>(bytes),
+            packet::check_framing::<P>(bytes),
         );
         inspection.packet_type = inspection
             .map
@@ -343,14 +319,8 @@ impl Target for StreamTarget {
 
     fn decode(&self, bytes: &[u8]) -> Verdict {
         let mut stream = ReadStream::new(bytes);
-        let result = Self::read(&mut stream).and_then(|program| {
-            let end = stream.bit_offset();
-            if end < bytes.len() as u64 * 8 {
-                Err(DecodeError::TrailingBytes { at: end })
-            } else {
-                Ok(program)
-            }
-        });
+        let result =
+            Self::read(&mut stream).and_then(|program| expect_end(&mut stream).map(|()| program));
         match result {
             Ok(mut program) => Verdict::Accepted {
                 reencoded: Self::write(&mut program),

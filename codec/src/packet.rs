@@ -16,7 +16,7 @@
 //! then the end check, then trailing bytes.
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream::{ReadStream, Stream, WriteStream};
+use crate::stream::{expect_end, ReadStream, Stream, WriteStream};
 use crate::{bits_required, MeasureStream};
 
 /// The label of the check that ends every packet.
@@ -161,8 +161,9 @@ pub fn measure<P: Packet>(packet: &mut P) -> Result<u64, EncodeError> {
     Ok(measure.bytes())
 }
 
-/// Reads one whole packet from `bytes`: every byte must belong to it.
-pub fn decode<P: Packet>(bytes: &[u8]) -> Result<P, DecodeError> {
+/// The rules about the whole packet that come before any field: too large,
+/// then shorter than the CRC field, then a CRC that does not match.
+pub fn check_framing<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
     if bytes.len() > P::MAX_PACKET_BYTES {
         return Err(DecodeError::TooLarge {
             len: bytes.len(),
@@ -177,13 +178,14 @@ pub fn decode<P: Packet>(bytes: &[u8]) -> Result<P, DecodeError> {
     if found != expected {
         return Err(DecodeError::BadCrc { expected, found });
     }
+    Ok(())
+}
 
+/// Reads one whole packet from `bytes`: every byte must belong to it.
+pub fn decode<P: Packet>(bytes: &[u8]) -> Result<P, DecodeError> {
+    check_framing::<P>(bytes)?;
     let mut stream = ReadStream::new(bytes);
     let packet = read_fields::<P, _>(&mut stream)?;
-    // The check leaves the stream aligned, so its offset is a byte count.
-    let end = stream.bit_offset();
-    if end < (bytes.len() as u64).saturating_mul(8) {
-        return Err(DecodeError::TrailingBytes { at: end });
-    }
+    expect_end(&mut stream)?;
     Ok(packet)
 }

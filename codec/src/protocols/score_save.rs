@@ -170,9 +170,6 @@ pub fn decode(bytes: &[u8]) -> Result<ScoreState, DecodeError> {
     let mut state = ScoreState::default();
     let mut stream = ReadStream::new(bytes);
     state.serialize(&mut stream)?;
-    let end = stream.bit_offset();
-    if end < (bytes.len() as u64).saturating_mul(8) {
-        return Err(DecodeError::TrailingBytes { at: end });
-    }
+    crate::stream::expect_end(&mut stream)?;
     Ok(state)
 }

@@ -279,6 +279,17 @@ pub trait Stream {
     }
 }
 
+/// The end of a whole message on a reading stream: refuses any byte left
+/// after it ([`DecodeError::TrailingBytes`], at the end offset), so that two
+/// byte strings never decode to one value. Writing streams pass.
+pub fn expect_end<S: Stream>(stream: &mut S) -> Result<(), S::Error> {
+    if S::IS_READING && stream.bits_remaining() > 0 {
+        let at = stream.bit_offset();
+        return Err(stream.refuse(DecodeError::TrailingBytes { at }));
+    }
+    Ok(())
+}
+
 /// A type whose layout is one generic `serialize` function.
 ///
 /// The function receives `&mut self` on every stream: a writer reads the
