@@ -84,10 +84,18 @@ impl SceneE {
     /// fewest bits.
     #[must_use]
     pub fn new(scene: Scene) -> Self {
-        let parameter = (0..GOLOMB_PARAMETERS.len() as u8)
-            .min_by_key(|&p| Self::index_bits(&scene, p))
-            .unwrap_or(0);
+        let parameter = Self::best_parameter(&scene);
         Self { parameter, scene }
+    }
+
+    /// The parameter that codes `scene`'s indices in the fewest bits (ties
+    /// go to the lower entry): what a sender calls on each new scene before
+    /// encoding it into the packet it reuses.
+    #[must_use]
+    pub fn best_parameter(scene: &Scene) -> u8 {
+        (0..GOLOMB_PARAMETERS.len() as u8)
+            .min_by_key(|&p| Self::index_bits(scene, p))
+            .unwrap_or(0)
     }
 
     /// Bits the index part costs with `parameter`: the parameter field and
