@@ -123,7 +123,9 @@ pub trait Target: Send + Sync {
     fn decode(&self, bytes: &[u8]) -> Verdict;
 
     /// Only the read, with nothing around it (no re-encoding, no display):
-    /// what the oracle measures allocations of. Defaults to [`Target::decode`].
+    /// the whole read, trailing-byte rule included, that the oracle measures
+    /// allocations of and the refusal benchmark times. Defaults to
+    /// [`Target::decode`].
     fn read_only(&self, bytes: &[u8]) {
         let _ = self.decode(bytes);
     }

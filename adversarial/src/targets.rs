@@ -314,7 +314,8 @@ impl Target for StreamTarget {
     }
 
     fn read_only(&self, bytes: &[u8]) {
-        let _ = Self::read(&mut ReadStream::new(bytes));
+        let mut stream = ReadStream::new(bytes);
+        let _ = Self::read(&mut stream).and_then(|_| expect_end(&mut stream));
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {

@@ -91,21 +91,69 @@ impl SceneE {
     /// The parameter that codes `scene`'s indices in the fewest bits (ties
     /// go to the lower entry): what a sender calls on each new scene before
     /// encoding it into the packet it reuses.
+    ///
+    /// One pass over each coded set's gaps counts every entry of that set at
+    /// once. Every code takes at least one bit per gap, so the set with more
+    /// gaps is counted only when its gap count could still beat (or, for
+    /// the lower-numbered present entries, tie) the best entry found.
     #[must_use]
     pub fn best_parameter(scene: &Scene) -> u8 {
-        (0..GOLOMB_PARAMETERS.len() as u8)
-            .min_by_key(|&p| Self::index_bits(scene, p))
-            .unwrap_or(0)
+        let present = scene.slots.len().saturating_add(1);
+        let absent = (SENTINEL as usize)
+            .saturating_add(1)
+            .saturating_sub(scene.slots.len());
+        let order = if present <= absent {
+            [(CodedSet::Present, present), (CodedSet::Absent, absent)]
+        } else {
+            [(CodedSet::Absent, absent), (CodedSet::Present, present)]
+        };
+        let mut totals = [u64::MAX; GOLOMB_PARAMETERS.len()];
+        let mut best = u64::MAX;
+        for (set, gap_count) in order {
+            let gap_count = gap_count as u64;
+            let hopeless = match set {
+                CodedSet::Present => gap_count > best,
+                CodedSet::Absent => gap_count >= best,
+            };
+            if hopeless {
+                continue;
+            }
+            for (p, _) in entries(set) {
+                if let Some(total) = totals.get_mut(p) {
+                    *total = 0;
+                }
+            }
+            for gap in gaps(coded_indices(scene, set)) {
+                let v = gap.wrapping_sub(1);
+                for (p, length) in entries(set) {
+                    if let Some(total) = totals.get_mut(p) {
+                        *total = total.saturating_add(u64::from(length.bits(v)));
+                    }
+                }
+            }
+            best = entries(set)
+                .filter_map(|(p, _)| totals.get(p).copied())
+                .fold(best, u64::min);
+        }
+        // The first entry reaching the minimum: ties go to the lower entry.
+        totals
+            .iter()
+            .position(|&total| total == best)
+            .map_or(0, |p| p as u8)
     }
 
     /// Bits the index part costs with `parameter`: the parameter field and
     /// every gap, the sentinel's included.
     #[must_use]
     pub fn index_bits(scene: &Scene, parameter: u8) -> u64 {
-        let (set, m) = entry(i32::from(parameter));
+        let (set, _) = entry(i32::from(parameter));
+        let length = CODE_LENGTHS
+            .get(usize::from(parameter))
+            .copied()
+            .unwrap_or(CodeLength::new(1));
         let field = u64::from(bits_for_span(LAST_PARAMETER as u32));
-        gaps(&coded_indices(scene, set))
-            .map(|gap| u64::from(code_bits(gap.saturating_sub(1), m)))
+        gaps(coded_indices(scene, set))
+            .map(|gap| u64::from(length.bits(gap.wrapping_sub(1))))
             .fold(field, u64::saturating_add)
     }
 }
@@ -119,22 +167,37 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
         .unwrap_or((CodedSet::Present, 1))
 }
 
-/// The indices of `set`, in order, then the sentinel.
-fn coded_indices(scene: &Scene, set: CodedSet) -> Vec<u32> {
+/// The entries that code `set`, by parameter field value, with their code
+/// lengths.
+fn entries(set: CodedSet) -> impl Iterator<Item = (usize, CodeLength)> {
+    GOLOMB_PARAMETERS
+        .iter()
+        .zip(CODE_LENGTHS)
+        .enumerate()
+        .filter(move |(_, ((s, _), _))| *s == set)
+        .map(|(p, (_, length))| (p, length))
+}
+
+/// The indices of `set`, in order, then the sentinel; computed as they are
+/// needed, since a sender walks them for every packet.
+fn coded_indices(scene: &Scene, set: CodedSet) -> impl Iterator<Item = u32> + '_ {
     let mut present = scene.slots.iter().map(|s| u32::from(s.index)).peekable();
-    let mut coded: Vec<u32> = match set {
-        CodedSet::Present => present.collect(),
-        CodedSet::Absent => (0..SENTINEL)
-            .filter(|&i| present.next_if_eq(&i).is_none())
-            .collect(),
+    let (sent, absent) = match set {
+        CodedSet::Present => (Some(present), None),
+        CodedSet::Absent => (
+            None,
+            Some((0..SENTINEL).filter(move |&i| present.next_if_eq(&i).is_none())),
+        ),
     };
-    coded.push(SENTINEL);
-    coded
+    sent.into_iter()
+        .flatten()
+        .chain(absent.into_iter().flatten())
+        .chain(std::iter::once(SENTINEL))
 }
 
 /// The gaps between consecutive coded indices, from -1.
-fn gaps(coded: &[u32]) -> impl Iterator<Item = u32> + '_ {
-    coded.iter().scan(0u32, |next, &index| {
+fn gaps(coded: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
+    coded.scan(0u32, |next, index| {
         // `next` is previous + 1, so the gap is index - previous.
         let gap = index.wrapping_sub(*next).wrapping_add(1);
         *next = index.wrapping_add(1);
@@ -142,21 +205,86 @@ fn gaps(coded: &[u32]) -> impl Iterator<Item = u32> + '_ {
     })
 }
 
-/// Bits of the Golomb code of `v` with parameter `m >= 1`.
-fn code_bits(v: u32, m: u32) -> u32 {
-    let quotient = v.checked_div(m).unwrap_or(0);
-    let remainder = v.checked_rem(m).unwrap_or(0);
-    let b = bits_for_span(m.saturating_sub(1));
-    let short = (1u32 << b).wrapping_sub(m);
-    let remainder_bits = if m == 1 {
-        0
-    } else if remainder < short {
-        b.saturating_sub(1)
-    } else {
-        b
-    };
-    quotient.saturating_add(1).saturating_add(remainder_bits)
+/// The largest `v = gap - 1` of a valid scene: a gap reaches at most from
+/// -1 to the sentinel.
+const MAX_CODED_VALUE: u32 = SENTINEL;
+
+/// `ceil(2^20 / m)` turns `v / m` into a multiply and a shift: for
+/// `v <= MAX_CODED_VALUE` the product stays below 2^31 and the error it
+/// adds to `v / m` stays below `1024 / 2^20`, which is under `1 / m` for
+/// every `m <= 128`, so the quotient is exact (checked against division for
+/// every entry and every `v` in the tests).
+const RECIPROCAL_SHIFT: u32 = 20;
+
+/// The length of a Golomb code with parameter `m`, counted without a
+/// division: the parameter choice counts it for every gap and entry.
+#[derive(Clone, Copy, Debug)]
+struct CodeLength {
+    m: u32,
+    reciprocal: u32,
+    /// Bits of a short remainder (`b - 1`; none for `m = 1`).
+    short_bits: u32,
+    /// Remainders from here on take one bit more (never, for `m = 1`).
+    short: u32,
 }
+
+impl CodeLength {
+    const fn new(m: u32) -> Self {
+        let m = if m == 0 { 1 } else { m };
+        let b = bits_for_span(m.wrapping_sub(1));
+        let reciprocal =
+            match ((1u32 << RECIPROCAL_SHIFT).wrapping_add(m).wrapping_sub(1)).checked_div(m) {
+                Some(reciprocal) => reciprocal,
+                None => 0,
+            };
+        if m == 1 {
+            Self {
+                m,
+                reciprocal,
+                short_bits: 0,
+                short: u32::MAX,
+            }
+        } else {
+            Self {
+                m,
+                reciprocal,
+                short_bits: b.wrapping_sub(1),
+                short: (1u32 << b).wrapping_sub(m),
+            }
+        }
+    }
+
+    /// Bits of the code of `v`: the unary quotient and its stop bit, then
+    /// the truncated-binary remainder.
+    #[inline]
+    fn bits(self, v: u32) -> u32 {
+        let quotient = if v <= MAX_CODED_VALUE {
+            v.wrapping_mul(self.reciprocal) >> RECIPROCAL_SHIFT
+        } else {
+            // Only a scene with broken indices gets here.
+            v.checked_div(self.m).unwrap_or(0)
+        };
+        let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
+        quotient
+            .saturating_add(1)
+            .saturating_add(self.short_bits)
+            .saturating_add(u32::from(remainder >= self.short))
+    }
+}
+
+/// The code length of every entry of [`GOLOMB_PARAMETERS`].
+// Evaluated by the compiler: an index out of bounds would fail the build,
+// never a run.
+#[allow(clippy::indexing_slicing)]
+const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
+    let mut lengths = [CodeLength::new(1); GOLOMB_PARAMETERS.len()];
+    let mut p = 0;
+    while p < GOLOMB_PARAMETERS.len() {
+        lengths[p] = CodeLength::new(GOLOMB_PARAMETERS[p].1);
+        p += 1;
+    }
+    lengths
+};
 
 /// The Golomb code of `v` with parameter `m`. A reader refuses the gap as
 /// soon as `previous + gap` would pass the sentinel.
@@ -231,21 +359,23 @@ impl Serialize for SceneE {
             if let Some(why) = self.scene.broken_rule(stream.bit_offset()) {
                 return Err(stream.refuse(why));
             }
-            let coded_set = coded_indices(&self.scene, set);
-            let mut slots = self.scene.slots.iter_mut().peekable();
+            let mut slots = self.scene.slots.iter().peekable();
             let mut previous = -1;
-            for coded in coded_set {
+            for coded in coded_indices(&self.scene, set) {
                 stream.field_name(if coded == SENTINEL { "sentinel" } else { "gap" });
                 let mut gap = (coded as i32).wrapping_sub(previous) as u32;
                 serialize_gap(stream, m, previous, &mut gap)?;
                 // Present: the coded index's own object. Absent: the objects
                 // strictly between the previous coded index and this one.
-                let sent_now = |slot: &&mut Slot| match set {
+                let sent_now = |slot: &&Slot| match set {
                     CodedSet::Present => u32::from(slot.index) == coded,
                     CodedSet::Absent => u32::from(slot.index) < coded,
                 };
                 while let Some(slot) = slots.next_if(sent_now) {
-                    slot.object.serialize(stream)?;
+                    // A writer's serialize reads the object; a copy keeps
+                    // the slots borrowed once, by the coded indices.
+                    let mut object = slot.object;
+                    object.serialize(stream)?;
                 }
                 previous = coded as i32;
             }
@@ -279,5 +409,83 @@ impl Serialize for SceneE {
         self.parameter = parameter as u8;
         self.scene.slots = read;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocols::scenes::Object;
+
+    /// The code length by the definition: a division and a remainder.
+    fn divided_bits(v: u32, m: u32) -> u32 {
+        let b = bits_for_span(m - 1);
+        let short = (1u32 << b) - m;
+        let remainder_bits = match (m, v % m < short) {
+            (1, _) => 0,
+            (_, true) => b - 1,
+            (_, false) => b,
+        };
+        v / m + 1 + remainder_bits
+    }
+
+    #[test]
+    fn code_lengths_without_division_match_the_definition() {
+        for (&(_, m), length) in GOLOMB_PARAMETERS.iter().zip(CODE_LENGTHS) {
+            for v in 0..=MAX_CODED_VALUE + 64 {
+                assert_eq!(length.bits(v), divided_bits(v, m), "m = {m}, v = {v}");
+            }
+        }
+    }
+
+    fn scene_of(indices: impl Iterator<Item = u16>) -> Scene {
+        Scene {
+            slots: indices
+                .map(|index| Slot {
+                    index,
+                    object: Object::default(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn best_parameter_is_the_first_shortest_entry() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for density in [0, 1, 2, 5, 10, 25, 40, 50, 60, 75, 90, 99, 100] {
+            for _ in 0..20 {
+                let scene = scene_of((0..1024u16).filter(|_| next() % 100 < density));
+                let shortest = (0..GOLOMB_PARAMETERS.len() as u8)
+                    .min_by_key(|&p| SceneE::index_bits(&scene, p))
+                    .unwrap();
+                assert_eq!(
+                    SceneE::best_parameter(&scene),
+                    shortest,
+                    "{} objects",
+                    scene.slots.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn index_bits_counts_what_the_writer_writes() {
+        let scene = scene_of([3u16, 4, 100, 101, 640, 1023].into_iter());
+        for parameter in 0..GOLOMB_PARAMETERS.len() as u8 {
+            let mut packet = SceneE {
+                parameter,
+                scene: scene.clone(),
+            };
+            let objects =
+                scene.slots.len() as u64 * crate::measure(&mut Object::default()).unwrap();
+            let written = crate::measure(&mut packet).unwrap();
+            assert_eq!(SceneE::index_bits(&scene, parameter) + objects, written);
+        }
     }
 }
