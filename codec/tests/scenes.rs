@@ -442,3 +442,19 @@ fn scene_e_spends_fewer_index_bits_than_d_at_every_density() {
         );
     }
 }
+
+#[test]
+fn constant_identity_is_the_quantized_identity() {
+    assert_eq!(
+        SmallestThree::IDENTITY,
+        SmallestThree::from_quaternion([0.0, 0.0, 0.0, 1.0])
+    );
+}
+
+#[test]
+fn default_object_is_the_quantized_object_at_rest_at_the_origin() {
+    assert_eq!(
+        Object::default(),
+        Object::new([0.0; 3], [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3])
+    );
+}

@@ -61,17 +61,25 @@ impl CompressedFloat {
     /// `[0, 1]` (NaN counts as 0), times `max_integer_value`, rounded half up
     /// and capped at `max_integer_value`.
     #[must_use]
-    pub fn quantize(&self, value: f32) -> u32 {
+    pub const fn quantize(&self, value: f32) -> u32 {
         let normalized = (value - self.min) / self.delta;
-        let normalized = if normalized >= 0.0 {
-            normalized.min(1.0)
+        // NaN fails the first test and quantizes as 0.
+        let normalized = if normalized > 1.0 {
+            1.0
+        } else if normalized >= 0.0 {
+            normalized
         } else {
             0.0
         };
         let scaled = normalized * self.max_integer_value as f32;
         // `scaled + 0.5` is positive and finite, so truncation is the floor
         // (and avoids a libm call); the cap keeps the code legal.
-        ((scaled + 0.5) as u32).min(self.max_integer_value)
+        let code = (scaled + 0.5) as u32;
+        if code > self.max_integer_value {
+            self.max_integer_value
+        } else {
+            code
+        }
     }
 
     /// The reader's value for `code`: `(code / max_integer_value) * delta +

@@ -30,12 +30,24 @@ pub struct Object {
 }
 
 impl Default for Object {
+    /// [`Object::AT_REST_AT_ORIGIN`].
     fn default() -> Self {
-        Self::new([0.0; 3], [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3])
+        Self::AT_REST_AT_ORIGIN
     }
 }
 
 impl Object {
+    /// At the origin, not rotated, at rest: `Object::new` of zeros and the
+    /// identity, computed by the compiler, since every object a reader
+    /// fills starts from it.
+    pub const AT_REST_AT_ORIGIN: Self = Self {
+        position: [POSITION.quantize(0.0); 3],
+        orientation: SmallestThree::IDENTITY,
+        at_rest: true,
+        linear_velocity: [LINEAR_VELOCITY.quantize(0.0); 3],
+        angular_velocity: [ANGULAR_VELOCITY.quantize(0.0); 3],
+    };
+
     /// Quantizes a simulated object. It is at rest exactly when both of its
     /// velocities are zero vectors (the sample's rule).
     #[must_use]
@@ -96,8 +108,8 @@ impl Serialize for Object {
                 stream.serialize_compressed_code(code, &ANGULAR_VELOCITY)?;
             }
         } else if S::IS_READING {
-            self.linear_velocity = [LINEAR_VELOCITY.quantize(0.0); 3];
-            self.angular_velocity = [ANGULAR_VELOCITY.quantize(0.0); 3];
+            self.linear_velocity = Self::AT_REST_AT_ORIGIN.linear_velocity;
+            self.angular_velocity = Self::AT_REST_AT_ORIGIN.angular_velocity;
         }
         Ok(())
     }

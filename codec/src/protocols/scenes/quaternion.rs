@@ -21,6 +21,31 @@ const MINIMUM: f32 = -1.0 / SAMPLE_SQRT_2;
 /// The largest a transmitted component can be.
 const MAXIMUM: f32 = 1.0 / SAMPLE_SQRT_2;
 
+/// The component a 10-bit code stands for, as [`SmallestThree::components`]
+/// computes it.
+const fn component(code: u16) -> f32 {
+    code as f32 / SCALE * (MAXIMUM - MINIMUM) + MINIMUM
+}
+
+/// Codes a component can take.
+const CODES: usize = 1 << COMPONENT_BITS;
+
+/// The square of every code's component, computed once by the compiler with
+/// the same `f32` operations the runtime would do (IEEE-754, no fused
+/// multiply-add), so [`SmallestThree::is_valid`] gives the same verdict.
+// Evaluated by the compiler: an index out of bounds would fail the build.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const SQUARES: [f32; CODES] = {
+    let mut squares = [0.0; CODES];
+    let mut code = 0;
+    while code < CODES {
+        let c = component(code as u16);
+        squares[code] = c * c;
+        code += 1;
+    }
+    squares
+};
+
 /// A quaternion as its wire integers. The float view is computed from them,
 /// so re-encoding a decoded quaternion always writes the same bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -32,10 +57,18 @@ pub struct SmallestThree {
 }
 
 impl SmallestThree {
+    /// The identity rotation, `(0, 0, 0, 1)`: `w` dropped, and each other
+    /// component, 0, at the middle code `floor(0.5 * 1023 + 0.5)`. A
+    /// constant, since every object a reader starts from holds it.
+    pub const IDENTITY: Self = Self {
+        largest: 3,
+        codes: [512; 3],
+    };
+
     /// The identity rotation, `(0, 0, 0, 1)`.
     #[must_use]
-    pub fn identity() -> Self {
-        Self::from_quaternion([0.0, 0.0, 0.0, 1.0])
+    pub const fn identity() -> Self {
+        Self::IDENTITY
     }
 
     /// Quantizes `[x, y, z, w]`: normalized first, the largest component
@@ -79,15 +112,24 @@ impl SmallestThree {
     /// The three transmitted components as floats.
     #[must_use]
     pub fn components(&self) -> [f32; 3] {
-        self.codes
-            .map(|code| f32::from(code) / SCALE * (MAXIMUM - MINIMUM) + MINIMUM)
+        self.codes.map(component)
     }
 
     /// Whether the three components can belong to a unit quaternion: their
-    /// squares, summed in `f32`, are at most 1.
+    /// squares, summed in `f32` in order, are at most 1. The squares come
+    /// from [`SQUARES`]: the same `f32` operations, done by the compiler
+    /// (every reader checks every quaternion, and the three divisions were a
+    /// third of a scene's decode).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.components().iter().map(|c| c * c).sum::<f32>() <= 1.0
+        let square = |code: u16| {
+            SQUARES
+                .get(usize::from(code))
+                .copied()
+                .unwrap_or(f32::INFINITY)
+        };
+        let [a, b, c] = self.codes;
+        square(a) + square(b) + square(c) <= 1.0
     }
 
     /// The rotation as `[x, y, z, w]`: the dropped component rebuilt as
@@ -141,5 +183,53 @@ impl Serialize for SmallestThree {
             *self = wire;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check as first written: components computed at run time.
+    fn valid_by_components(q: &SmallestThree) -> bool {
+        q.components().iter().map(|c| c * c).sum::<f32>() <= 1.0
+    }
+
+    #[test]
+    fn squares_table_matches_run_time_arithmetic() {
+        for code in 0..CODES as u16 {
+            let c = std::hint::black_box(f32::from(code)) / SCALE * (MAXIMUM - MINIMUM) + MINIMUM;
+            assert_eq!(
+                SQUARES[usize::from(code)].to_bits(),
+                (c * c).to_bits(),
+                "code {code}"
+            );
+        }
+    }
+
+    #[test]
+    fn table_check_agrees_with_components_near_the_unit_sphere() {
+        // A grid over all triples; it must reach the unit sphere, where the
+        // two could disagree, a thousand times and more.
+        let mut near = 0;
+        for a in (0..CODES as u16).step_by(3) {
+            for b in (0..CODES as u16).step_by(5) {
+                for c in (0..CODES as u16).step_by(11) {
+                    let q = SmallestThree {
+                        largest: 0,
+                        codes: [a, b, c],
+                    };
+                    let sum: f32 = q.components().iter().map(|x| x * x).sum();
+                    if (sum - 1.0).abs() < 1e-3 {
+                        near += 1;
+                    }
+                    assert_eq!(q.is_valid(), valid_by_components(&q), "{:?}", q.codes);
+                }
+            }
+        }
+        assert!(
+            near > 1000,
+            "the sweep must reach the boundary ({near} triples)"
+        );
     }
 }
