@@ -98,47 +98,31 @@ impl SceneE {
     /// the lower-numbered present entries, tie) the best entry found.
     #[must_use]
     pub fn best_parameter(scene: &Scene) -> u8 {
-        let present = scene.slots.len().saturating_add(1);
-        let absent = (SENTINEL as usize)
+        let present_gaps = scene.slots.len().saturating_add(1);
+        let absent_gaps = (SENTINEL as usize)
             .saturating_add(1)
             .saturating_sub(scene.slots.len());
-        let order = if present <= absent {
-            [(CodedSet::Present, present), (CodedSet::Absent, absent)]
+        let count_present = || count_entries(&PRESENT_LENGTHS, scene, CodedSet::Present);
+        let count_absent = || count_entries(&ABSENT_LENGTHS, scene, CodedSet::Absent);
+        let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
+        let (present, absent) = if present_gaps <= absent_gaps {
+            let present = count_present();
+            let absent = (absent_gaps < least(&present)).then(count_absent);
+            (Some(present), absent)
         } else {
-            [(CodedSet::Absent, absent), (CodedSet::Present, present)]
+            let absent = count_absent();
+            let present = (present_gaps <= least(&absent)).then(count_present);
+            (present, Some(absent))
         };
-        let mut totals = [u64::MAX; GOLOMB_PARAMETERS.len()];
-        let mut best = u64::MAX;
-        for (set, gap_count) in order {
-            let gap_count = gap_count as u64;
-            let hopeless = match set {
-                CodedSet::Present => gap_count > best,
-                CodedSet::Absent => gap_count >= best,
-            };
-            if hopeless {
-                continue;
-            }
-            for (p, _) in entries(set) {
-                if let Some(total) = totals.get_mut(p) {
-                    *total = 0;
-                }
-            }
-            for gap in gaps(coded_indices(scene, set)) {
-                let v = gap.wrapping_sub(1);
-                for (p, length) in entries(set) {
-                    if let Some(total) = totals.get_mut(p) {
-                        *total = total.saturating_add(u64::from(length.bits(v)));
-                    }
-                }
-            }
-            best = entries(set)
-                .filter_map(|(p, _)| totals.get(p).copied())
-                .fold(best, u64::min);
-        }
-        // The first entry reaching the minimum: ties go to the lower entry.
+        // Entries not counted cannot win; present entries come first.
+        let totals = present
+            .unwrap_or([u32::MAX; PRESENT_ENTRIES])
+            .into_iter()
+            .chain(absent.unwrap_or([u32::MAX; ABSENT_ENTRIES]));
+        let best = totals.clone().min().unwrap_or(u32::MAX);
         totals
-            .iter()
-            .position(|&total| total == best)
+            .into_iter()
+            .position(|total| total == best)
             .map_or(0, |p| p as u8)
     }
 
@@ -167,15 +151,29 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
         .unwrap_or((CodedSet::Present, 1))
 }
 
-/// The entries that code `set`, by parameter field value, with their code
-/// lengths.
-fn entries(set: CodedSet) -> impl Iterator<Item = (usize, CodeLength)> {
-    GOLOMB_PARAMETERS
-        .iter()
-        .zip(CODE_LENGTHS)
-        .enumerate()
-        .filter(move |(_, ((s, _), _))| *s == set)
-        .map(|(p, (_, length))| (p, length))
+/// The bits of the gaps of `set` under each of `lengths`, counted in one
+/// pass: the lanes share each gap, so the inner loop has no branch and
+/// compiles to vector code.
+fn count_entries<const N: usize>(
+    lengths: &[CodeLength; N],
+    scene: &Scene,
+    set: CodedSet,
+) -> [u32; N] {
+    let mut totals = [0u32; N];
+    for gap in gaps(coded_indices(scene, set)) {
+        let v = gap.wrapping_sub(1);
+        if v <= MAX_CODED_VALUE {
+            for (total, length) in totals.iter_mut().zip(lengths) {
+                *total = total.wrapping_add(length.bits_of_small(v));
+            }
+        } else {
+            // Only a scene with broken indices gets here.
+            for (total, length) in totals.iter_mut().zip(lengths) {
+                *total = total.saturating_add(length.bits(v));
+            }
+        }
+    }
+    totals
 }
 
 /// The indices of `set`, in order, then the sentinel; computed as they are
@@ -258,19 +256,64 @@ impl CodeLength {
     /// the truncated-binary remainder.
     #[inline]
     fn bits(self, v: u32) -> u32 {
-        let quotient = if v <= MAX_CODED_VALUE {
-            v.wrapping_mul(self.reciprocal) >> RECIPROCAL_SHIFT
-        } else {
-            // Only a scene with broken indices gets here.
-            v.checked_div(self.m).unwrap_or(0)
-        };
+        if v <= MAX_CODED_VALUE {
+            return self.bits_of_small(v);
+        }
+        // Only a scene with broken indices gets here.
+        let quotient = v.checked_div(self.m).unwrap_or(0);
         let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
         quotient
             .saturating_add(1)
             .saturating_add(self.short_bits)
             .saturating_add(u32::from(remainder >= self.short))
     }
+
+    /// [`CodeLength::bits`] for `v <= MAX_CODED_VALUE`, where the quotient
+    /// is a multiply and a shift and no sum can overflow.
+    #[inline]
+    fn bits_of_small(self, v: u32) -> u32 {
+        let quotient = v.wrapping_mul(self.reciprocal) >> RECIPROCAL_SHIFT;
+        let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
+        quotient
+            .wrapping_add(1)
+            .wrapping_add(self.short_bits)
+            .wrapping_add(u32::from(remainder >= self.short))
+    }
 }
+
+/// Entries `0..PRESENT_ENTRIES` code the present set, the rest the absent
+/// set (checked when the crate is built).
+const PRESENT_ENTRIES: usize = 13;
+const ABSENT_ENTRIES: usize = GOLOMB_PARAMETERS.len() - PRESENT_ENTRIES;
+
+/// The code lengths of the present entries, then of the absent entries.
+// Evaluated by the compiler: an index out of bounds or an entry of the
+// wrong set fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
+    let mut lengths = [CodeLength::new(1); PRESENT_ENTRIES];
+    let mut p = 0;
+    while p < PRESENT_ENTRIES {
+        assert!(matches!(GOLOMB_PARAMETERS[p].0, CodedSet::Present));
+        lengths[p] = CODE_LENGTHS[p];
+        p += 1;
+    }
+    lengths
+};
+#[allow(clippy::indexing_slicing)]
+const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
+    let mut lengths = [CodeLength::new(1); ABSENT_ENTRIES];
+    let mut p = 0;
+    while p < ABSENT_ENTRIES {
+        assert!(matches!(
+            GOLOMB_PARAMETERS[PRESENT_ENTRIES + p].0,
+            CodedSet::Absent
+        ));
+        lengths[p] = CODE_LENGTHS[PRESENT_ENTRIES + p];
+        p += 1;
+    }
+    lengths
+};
 
 /// The code length of every entry of [`GOLOMB_PARAMETERS`].
 // Evaluated by the compiler: an index out of bounds would fail the build,
