@@ -162,6 +162,7 @@ impl Serialize for SmallestThree {
     /// The largest index in 2 bits, then three 10-bit codes. Both sides
     /// refuse a triple that no unit quaternion has
     /// ([`DecodeError::InvalidQuaternion`], at the quaternion's first bit).
+    #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         let at = stream.bit_offset();
         let mut wire = *self;
