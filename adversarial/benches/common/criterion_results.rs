@@ -61,8 +61,3 @@ pub fn figure(x: Option<f64>) -> String {
         Some(x) => format!("{x:.2}"),
     }
 }
-
-/// A ratio `a / b` to two decimals, or a dash.
-pub fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-    Some(a? / b?)
-}

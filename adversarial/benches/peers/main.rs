@@ -18,7 +18,7 @@ mod workload;
 use adversarial::alloc::{allocated_during, Allocated, CountingAllocator};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};
-use criterion_results::{figure, ratio, Results};
+use criterion_results::{figure, Results};
 use std::hint::black_box;
 use wire::Wire;
 use workload::Batch;
@@ -31,7 +31,9 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 struct Row {
     codec: &'static str,
     bytes_per_packet: f64,
+    /// What decoding the whole batch asked of the allocator.
     allocated: Allocated,
+    packets: usize,
 }
 
 /// Builds the codec's values, checks every packet round-trips, counts the
@@ -77,11 +79,14 @@ fn measure<In, W: Wire<In>>(group: &mut BenchmarkGroup<'_, WallTime>, batch: &Ba
     Row {
         codec: W::NAME,
         bytes_per_packet: bytes as f64 / n as f64,
-        allocated: Allocated {
-            bytes: total.bytes / n,
-            calls: total.calls / n,
-        },
+        allocated: total,
+        packets: n,
     }
+}
+
+/// `a / b`, when both were measured.
+fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    Some(a? / b?)
 }
 
 /// One workload's block of the closing tables.
@@ -182,7 +187,7 @@ fn print_block(block: &Block, results: &Results) {
         let encode = per_packet("encode", row.codec);
         let decode = per_packet("decode", row.codec);
         println!(
-            "| {} | {:.1} | {:.2}x | {} | {}x | {} | {}x | {} B in {} calls |",
+            "| {} | {:.1} | {:.2}x | {} | {}x | {} | {}x | {:.0} B in {:.2} calls |",
             row.codec,
             row.bytes_per_packet,
             row.bytes_per_packet / ours.bytes_per_packet,
@@ -190,8 +195,8 @@ fn print_block(block: &Block, results: &Results) {
             figure(ratio(encode, ours_encode)),
             figure(decode),
             figure(ratio(decode, ours_decode)),
-            row.allocated.bytes,
-            row.allocated.calls,
+            row.allocated.bytes as f64 / row.packets as f64,
+            row.allocated.calls as f64 / row.packets as f64,
         );
     }
 }
