@@ -61,7 +61,12 @@ impl Stream for ReadStream<'_> {
         self.reader.bits_remaining()
     }
 
-    #[cold]
+    // Inlined, not cold: built out of line, the 32-byte error was stored
+    // field by field by the caller and reloaded whole here, two
+    // store-forwarding stalls per refusal that made refusing at the last
+    // field slower than accepting (perf, the refusal benchmark's bad-check).
+    // Refusals sit behind branches that are cold already.
+    #[inline]
     fn refuse(&mut self, why: DecodeError) -> DecodeError {
         *self.failed.get_or_insert(why)
     }
