@@ -30,6 +30,7 @@
 //! above the sentinel accepts only canonical packets. The unary part is
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
+use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
 use super::{read_slot, Scene, Slot, SENTINEL};
 use crate::error::DecodeError;
 use crate::ops::int::bits_for_span;
@@ -204,82 +205,9 @@ fn gaps(coded: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
 }
 
 /// The largest `v = gap - 1` of a valid scene: a gap reaches at most from
-/// -1 to the sentinel.
+/// -1 to the sentinel, within what [`CodeLength`] counts without dividing.
 const MAX_CODED_VALUE: u32 = SENTINEL;
-
-/// `ceil(2^20 / m)` turns `v / m` into a multiply and a shift: for
-/// `v <= MAX_CODED_VALUE` the product stays below 2^31 and the error it
-/// adds to `v / m` stays below `1024 / 2^20`, which is under `1 / m` for
-/// every `m <= 128`, so the quotient is exact (checked against division for
-/// every entry and every `v` in the tests).
-const RECIPROCAL_SHIFT: u32 = 20;
-
-/// The length of a Golomb code with parameter `m`, counted without a
-/// division: the parameter choice counts it for every gap and entry.
-#[derive(Clone, Copy, Debug)]
-struct CodeLength {
-    m: u32,
-    reciprocal: u32,
-    /// Bits of a short remainder (`b - 1`; none for `m = 1`).
-    short_bits: u32,
-    /// Remainders from here on take one bit more (never, for `m = 1`).
-    short: u32,
-}
-
-impl CodeLength {
-    const fn new(m: u32) -> Self {
-        let m = if m == 0 { 1 } else { m };
-        let b = bits_for_span(m.wrapping_sub(1));
-        let reciprocal =
-            match ((1u32 << RECIPROCAL_SHIFT).wrapping_add(m).wrapping_sub(1)).checked_div(m) {
-                Some(reciprocal) => reciprocal,
-                None => 0,
-            };
-        if m == 1 {
-            Self {
-                m,
-                reciprocal,
-                short_bits: 0,
-                short: u32::MAX,
-            }
-        } else {
-            Self {
-                m,
-                reciprocal,
-                short_bits: b.wrapping_sub(1),
-                short: (1u32 << b).wrapping_sub(m),
-            }
-        }
-    }
-
-    /// Bits of the code of `v`: the unary quotient and its stop bit, then
-    /// the truncated-binary remainder.
-    #[inline]
-    fn bits(self, v: u32) -> u32 {
-        if v <= MAX_CODED_VALUE {
-            return self.bits_of_small(v);
-        }
-        // Only a scene with broken indices gets here.
-        let quotient = v.checked_div(self.m).unwrap_or(0);
-        let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
-        quotient
-            .saturating_add(1)
-            .saturating_add(self.short_bits)
-            .saturating_add(u32::from(remainder >= self.short))
-    }
-
-    /// [`CodeLength::bits`] for `v <= MAX_CODED_VALUE`, where the quotient
-    /// is a multiply and a shift and no sum can overflow.
-    #[inline]
-    fn bits_of_small(self, v: u32) -> u32 {
-        let quotient = v.wrapping_mul(self.reciprocal) >> RECIPROCAL_SHIFT;
-        let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
-        quotient
-            .wrapping_add(1)
-            .wrapping_add(self.short_bits)
-            .wrapping_add(u32::from(remainder >= self.short))
-    }
-}
+const _: () = assert!(MAX_CODED_VALUE <= MAX_FAST_VALUE);
 
 /// Entries `0..PRESENT_ENTRIES` code the present set, the rest the absent
 /// set (checked when the crate is built).
@@ -323,6 +251,7 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
     let mut lengths = [CodeLength::new(1); GOLOMB_PARAMETERS.len()];
     let mut p = 0;
     while p < GOLOMB_PARAMETERS.len() {
+        assert!(GOLOMB_PARAMETERS[p].1 <= MAX_EXACT_PARAMETER);
         lengths[p] = CodeLength::new(GOLOMB_PARAMETERS[p].1);
         p += 1;
     }
@@ -459,27 +388,6 @@ impl Serialize for SceneE {
 mod tests {
     use super::*;
     use crate::protocols::scenes::Object;
-
-    /// The code length by the definition: a division and a remainder.
-    fn divided_bits(v: u32, m: u32) -> u32 {
-        let b = bits_for_span(m - 1);
-        let short = (1u32 << b) - m;
-        let remainder_bits = match (m, v % m < short) {
-            (1, _) => 0,
-            (_, true) => b - 1,
-            (_, false) => b,
-        };
-        v / m + 1 + remainder_bits
-    }
-
-    #[test]
-    fn code_lengths_without_division_match_the_definition() {
-        for (&(_, m), length) in GOLOMB_PARAMETERS.iter().zip(CODE_LENGTHS) {
-            for v in 0..=MAX_CODED_VALUE + 64 {
-                assert_eq!(length.bits(v), divided_bits(v, m), "m = {m}, v = {v}");
-            }
-        }
-    }
 
     fn scene_of(indices: impl Iterator<Item = u16>) -> Scene {
         Scene {

@@ -16,6 +16,7 @@
 //! Every reader refuses indices out of range, duplicate or decreasing
 //! indices, and objects whose quaternion no unit quaternion has.
 
+mod code_length;
 mod entropy;
 mod object;
 mod quaternion;
