@@ -4,11 +4,19 @@
 //! (range offsets, float quantization, range checks on read), so the
 //! comparison is between the bit layers.
 //!
-//! `cargo bench -p codec --bench stream`; results in docs/BENCHMARKS.md.
+//! `cargo bench -p codec --bench stream`; the closing table is what
+//! docs/BENCHMARKS.md shows.
 
 use bitstream_io::{BitRead, BitReader, BitWrite, BitWriter, LittleEndian};
 use codec::{bits_required, CompressedFloat, ReadStream, Stream, WriteStream};
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+// The benchmarks' shared criterion settings and median reader, kept with
+// the other benchmarks in adversarial/benches/.
+#[path = "../../adversarial/benches/common/criterion_results.rs"]
+#[allow(dead_code)] // its short defaults serve the other benchmarks
+mod criterion_results;
+
+use criterion::{black_box, Criterion, Throughput};
+use criterion_results::{figure, Results};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -234,5 +242,52 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+/// The medians side by side, and each codec's time above the shared
+/// dispatch floor.
+fn print_table(results: &Results) {
+    let ms = |group: &str, function: &str| results.median_ns(&[group, function]).map(|ns| ns / 1e6);
+    let show = |x: Option<f64>| format!("{} ms", figure(x));
+    let ratio = |peer: Option<f64>, ours: Option<f64>| match (peer, ours) {
+        (Some(p), Some(o)) => format!("{:.2}x", p / o),
+        _ => "-".to_string(),
+    };
+    let floor = ms("write_1M_fields", "dispatch-floor");
+    let above = |x: Option<f64>| Some(x? - floor?);
+    println!("\n| 1M fields | codec | bitstream-io | ratio (peer / codec) |");
+    println!("|---|---|---|---|");
+    for (name, group) in [("write", "write_1M_fields"), ("read", "read_1M_fields")] {
+        let (ours, peer) = (ms(group, "codec"), ms(group, "bitstream-io"));
+        println!(
+            "| {name}, median | {} | {} | **{}** |",
+            show(ours),
+            show(peer),
+            ratio(peer, ours)
+        );
+    }
+    println!(
+        "| shared dispatch floor | {} | {} | |",
+        show(floor),
+        show(floor)
+    );
+    for (name, group) in [("write", "write_1M_fields"), ("read", "read_1M_fields")] {
+        let (ours, peer) = (above(ms(group, "codec")), above(ms(group, "bitstream-io")));
+        println!(
+            "| {name} above the floor | {} | {} | {} |",
+            show(ours),
+            show(peer),
+            ratio(peer, ours)
+        );
+    }
+}
+
+fn main() {
+    // One million fields per iteration: criterion's usual times, not the
+    // other benchmarks' short ones.
+    let (mut c, results) = criterion_results::criterion_timed(
+        std::time::Duration::from_secs(3),
+        std::time::Duration::from_secs(5),
+    );
+    bench(&mut c);
+    c.final_summary();
+    print_table(&results);
+}

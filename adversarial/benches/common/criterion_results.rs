@@ -1,3 +1,6 @@
+//! Shared by the benchmarks of both crates (`codec/benches/stream.rs`
+//! includes it by path).
+//!
 //! Criterion with this project's settings, and the medians it measured in
 //! this very run, read back from its own estimates so the closing tables can
 //! put codecs side by side.
@@ -15,14 +18,19 @@ pub struct Results {
 /// Criterion with short defaults (every one overridable on the command
 /// line, e.g. `-- --measurement-time 5`), writing where [`Results`] reads.
 pub fn criterion() -> (Criterion, Results) {
+    criterion_timed(Duration::from_millis(500), Duration::from_millis(1500))
+}
+
+/// The same with other default warm-up and measurement times.
+pub fn criterion_timed(warm_up: Duration, measurement: Duration) -> (Criterion, Results) {
     // Benchmarks run from <target>/<profile>/deps/<name>-<hash>.
     let dir = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.join("criterion")))
         .unwrap_or_else(|| PathBuf::from("target/criterion"));
     let c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_millis(1500))
+        .warm_up_time(warm_up)
+        .measurement_time(measurement)
         .sample_size(30)
         .output_directory(&dir)
         .configure_from_args();
@@ -31,15 +39,14 @@ pub fn criterion() -> (Criterion, Results) {
 }
 
 impl Results {
-    /// The median time of one iteration of `group/function/parameter`, in
-    /// nanoseconds, if it was measured in this run (a filter on the command
-    /// line may have skipped it; an older estimate does not count).
-    pub fn median_ns(&self, group: &str, function: &str, parameter: &str) -> Option<f64> {
-        let path = self
-            .dir
-            .join(group)
-            .join(function)
-            .join(parameter)
+    /// The median time of one iteration of the benchmark whose id is `id`
+    /// (`group/function/parameter`, or `group/function`), in nanoseconds, if
+    /// it was measured in this run (a filter on the command line may have
+    /// skipped it; an older estimate does not count).
+    pub fn median_ns(&self, id: &[&str]) -> Option<f64> {
+        let path = id
+            .iter()
+            .fold(self.dir.clone(), |path, part| path.join(part))
             .join("new")
             .join("estimates.json");
         let modified = std::fs::metadata(&path).ok()?.modified().ok()?;

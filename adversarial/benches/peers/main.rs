@@ -166,7 +166,7 @@ fn distinct(names: &[String]) -> String {
 fn print_block(block: &Block, results: &Results) {
     let per_packet = |function: &str, codec: &str| {
         results
-            .median_ns(&block.name, function, codec)
+            .median_ns(&[&block.name, function, codec])
             .map(|ns| ns / block.packets as f64)
     };
     let Some(ours) = block.rows.first() else {
@@ -214,8 +214,8 @@ fn print_goals(blocks: &[Block], results: &Results) {
             continue;
         };
         let speedup = |function: &str| {
-            let ours = results.median_ns(&block.name, function, ours.codec);
-            let peer = results.median_ns(&block.name, function, peer.codec);
+            let ours = results.median_ns(&[&block.name, function, ours.codec]);
+            let peer = results.median_ns(&[&block.name, function, peer.codec]);
             match ratio(peer, ours) {
                 Some(r) => format!("{r:.2}x {}", if r >= 1.0 { "met" } else { "NOT met" }),
                 None => "-".to_string(),

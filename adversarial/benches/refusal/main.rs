@@ -179,8 +179,8 @@ fn print_table(sets: &[Set], results: &Results) {
         let n = set.refused.len() as f64;
         let refused_bytes: usize = set.refused.iter().map(Vec::len).sum();
         let twin_bytes: usize = set.twins.iter().map(Vec::len).sum();
-        let refuse = results.median_ns(&set.group(), "case", set.class.name());
-        let accept = results.median_ns(&set.group(), "twin", set.class.name());
+        let refuse = results.median_ns(&[&set.group(), "case", set.class.name()]);
+        let accept = results.median_ns(&[&set.group(), "twin", set.class.name()]);
         let refuse_per_byte = refuse.map(|t| t / refused_bytes.max(1) as f64);
         let accept_per_byte = accept.map(|t| t / twin_bytes.max(1) as f64);
         // Ratios from the paired clock: both sets timed side by side.
