@@ -15,7 +15,8 @@ static PEAK: AtomicUsize = AtomicUsize::new(0);
 /// Bytes requested since start: every allocation's size, and a growing
 /// reallocation's growth.
 static REQUESTED: AtomicUsize = AtomicUsize::new(0);
-/// Allocation and reallocation calls since start.
+/// Allocations and growing reallocations since start (a shrink asks for
+/// nothing new).
 static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts a request for `bytes` more.
@@ -78,7 +79,7 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
 pub struct Allocated {
     /// Bytes requested: allocation sizes plus reallocation growth.
     pub bytes: usize,
-    /// Allocation and reallocation calls.
+    /// Allocations and growing reallocations.
     pub calls: usize,
 }
 
