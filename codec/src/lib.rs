@@ -89,6 +89,11 @@
 )]
 #![warn(missing_docs)]
 
+// The derive's generated code names this crate `::codec`, in user crates
+// and in this one alike.
+extern crate self as codec;
+
+pub mod attributes;
 pub mod bits;
 mod error;
 pub mod ops;
@@ -104,6 +109,8 @@ pub use ops::compressed_float::CompressedFloat;
 pub use ops::fixed::Fixed;
 pub use ops::int::{bits_for_span, bits_required};
 pub use ops::wide::bits_for_span128;
+pub use codec_derive::{Packet, Serialize};
+pub use packet::Packet;
 pub use stream::{MeasureStream, ReadStream, Serialize, Stream, WriteStream};
 
 /// Bits a ranged `int64(min, max)` costs.

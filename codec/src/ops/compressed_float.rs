@@ -4,6 +4,9 @@
 //! multiply and an add unless asked to with `mul_add`), so the codes match
 //! the reference library bit for bit.
 
+use crate::error::DecodeError;
+use crate::stream::Stream;
+
 /// The largest `f32` below `2^32`: the cap on the number of quanta, which
 /// keeps the field within 32 bits.
 const MAX_VALUES: f32 = 4_294_967_040.0;
@@ -89,5 +92,69 @@ impl CompressedFloat {
         let normalized = code as f32 / self.max_integer_value as f32;
         let product = normalized * self.delta;
         product + self.min
+    }
+}
+
+/// A float over a [`CompressedFloat`] declaration of `[min, max]`, for
+/// callers that promise their values lie in it: a writer refuses NaN and any
+/// value outside `[min, max]` ([`DecodeError::OutOfRange`]) instead of
+/// clamping it, so a value never changes silently on the wire. A reader
+/// refuses a code above the declaration's maximum.
+#[inline]
+pub fn serialize_in_range<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut f32,
+    format: &CompressedFloat,
+    min: f32,
+    max: f32,
+) -> Result<(), S::Error> {
+    if S::IS_WRITING && !(min..=max).contains(value) {
+        let at = stream.bit_offset();
+        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    }
+    stream.serialize_compressed_float(value, format)
+}
+
+/// A field that travels as a compressed float: an `f32` (quantized by the
+/// writer, dequantized by the reader) or a `u32` holding the wire code
+/// itself, which re-encodes to the very bits it was read from.
+#[diagnostic::on_unimplemented(
+    message = "`compressed(..)` declares an `f32` or a `u32` code, and `{Self}` is neither",
+    label = "`compressed` needs an f32 (the value) or a u32 (its wire code)"
+)]
+pub trait Compressed {
+    /// Serializes `value` over `format`, declared as `[min, max]`.
+    fn serialize_compressed<S: Stream + ?Sized>(
+        stream: &mut S,
+        value: &mut Self,
+        format: &CompressedFloat,
+        min: f32,
+        max: f32,
+    ) -> Result<(), S::Error>;
+}
+
+impl Compressed for f32 {
+    #[inline]
+    fn serialize_compressed<S: Stream + ?Sized>(
+        stream: &mut S,
+        value: &mut Self,
+        format: &CompressedFloat,
+        min: f32,
+        max: f32,
+    ) -> Result<(), S::Error> {
+        serialize_in_range(stream, value, format, min, max)
+    }
+}
+
+impl Compressed for u32 {
+    #[inline]
+    fn serialize_compressed<S: Stream + ?Sized>(
+        stream: &mut S,
+        code: &mut Self,
+        format: &CompressedFloat,
+        _min: f32,
+        _max: f32,
+    ) -> Result<(), S::Error> {
+        stream.serialize_compressed_code(code, format)
     }
 }

@@ -10,6 +10,8 @@ pub mod compressed_float;
 pub mod fixed;
 pub mod int;
 pub mod int_relative;
+pub mod list;
+pub mod ranged;
 pub mod string;
 pub mod wide;
 pub mod wstring;

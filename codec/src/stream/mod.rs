@@ -6,6 +6,7 @@
 //! `?` plays the part of the C++ library's `return false` macros.
 
 mod measure;
+mod plain;
 mod read;
 mod write;
 
@@ -292,8 +293,16 @@ pub fn expect_end<S: Stream>(stream: &mut S) -> Result<(), S::Error> {
 
 /// A type whose layout is one generic `serialize` function.
 ///
+/// Derive it (`#[derive(Serialize)]`, see [`crate::attributes`]) or write it
+/// by hand for what attributes cannot say.
+///
 /// The function receives `&mut self` on every stream: a writer reads the
 /// fields, a reader assigns them, a measure only counts.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no wire form of its own",
+    label = "declare how this field travels",
+    note = "derive `Serialize` for your own types; a signed integer takes `#[serialize(range = min..=max)]`, a `String` or `Vec` takes `#[serialize(max_len = N)]` (see `codec::attributes`)"
+)]
 pub trait Serialize {
     /// Writes, reads or measures `self` through `stream`.
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;

@@ -1,0 +1,276 @@
+//! The code for one field: its type is peeled layer by layer (arrays,
+//! `Option`, `Vec`, `String`) and the declared wire form applied to the
+//! innermost values.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Error, Expr, GenericArgument, PathArguments, Result, Type};
+
+use crate::attr::{FieldAttrs, Leaf};
+use crate::literal;
+
+/// What the generic bounds of the impl need from a field's innermost type.
+pub struct Bound {
+    /// The innermost type, serialized through its own `Serialize`.
+    pub ty: Type,
+    /// Whether a reader must make one from nothing (inside `Option`/`Vec`).
+    pub default: bool,
+}
+
+/// The code that serializes one field, and the bound it needs.
+pub struct Code {
+    /// An expression of type `Result<(), __S::Error>`.
+    pub expr: TokenStream,
+    /// Set when the field goes through its type's own `Serialize`.
+    pub bound: Option<Bound>,
+}
+
+/// The last segment of a type path, and its single generic argument if any.
+fn segment(ty: &Type) -> Option<(String, Option<&Type>)> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    let argument = match &last.arguments {
+        PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first() {
+            Some(GenericArgument::Type(inner)) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    };
+    Some((last.ident.to_string(), argument))
+}
+
+fn is(ty: &Type, name: &str) -> bool {
+    segment(ty).is_some_and(|(ident, arg)| ident == name && arg.is_none())
+}
+
+/// Builds the code for `place` (an expression of type `&mut ty`).
+pub struct Builder<'a> {
+    attrs: &'a FieldAttrs,
+    /// The field's name as the stream hears it.
+    name: String,
+    max_len_used: bool,
+    bound: Option<Bound>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(attrs: &'a FieldAttrs, name: String) -> Self {
+        Self {
+            attrs,
+            name,
+            max_len_used: false,
+            bound: None,
+        }
+    }
+
+    /// The code of the whole field.
+    pub fn build(mut self, ty: &Type, place: TokenStream) -> Result<Code> {
+        let expr = self.layer(ty, place, false)?;
+        if let (Some(max), false) = (&self.attrs.max_len, self.max_len_used) {
+            return Err(Error::new(
+                max.span(),
+                "`max_len` bounds a `Vec` or a `String`, and this field has neither",
+            ));
+        }
+        Ok(Code {
+            expr,
+            bound: self.bound,
+        })
+    }
+
+    fn max_len(&mut self, ty: &Type, what: &str) -> Result<Expr> {
+        if self.max_len_used {
+            return Err(Error::new(
+                ty.span(),
+                "one `max_len` bounds one list: a list of lists needs a type of its own for the inner one",
+            ));
+        }
+        self.max_len_used = true;
+        match &self.attrs.max_len {
+            Some(max) => {
+                if let Some(n) = literal::int(max) {
+                    if !(0..=i128::from(u32::MAX) - 1).contains(&n) {
+                        return Err(Error::new(
+                            max.span(),
+                            format!("`max_len = {n}`: a maximum is 0 to 4294967294"),
+                        ));
+                    }
+                }
+                Ok(max.clone())
+            }
+            None => Err(Error::new(
+                ty.span(),
+                format!(
+                    "{what} needs a maximum: add `#[serialize(max_len = N)]` \
+                     (a reader refuses a longer one before reading it)"
+                ),
+            )),
+        }
+    }
+
+    fn leaf_span(&self) -> Span {
+        self.attrs.leaf.as_ref().map_or_else(Span::call_site, |(_, s)| *s)
+    }
+
+    /// One layer of the type; `inside` is set below an `Option` or a `Vec`.
+    fn layer(&mut self, ty: &Type, place: TokenStream, inside: bool) -> Result<TokenStream> {
+        let attrs = self.attrs;
+        let leaf = attrs.leaf.as_ref().map(|(leaf, _)| leaf);
+        let name = self.name.clone();
+        if let Type::Array(array) = ty {
+            if matches!(leaf, Some(Leaf::Bytes)) && is(&array.elem, "u8") {
+                return Ok(quote!(__s.serialize_bytes(#place)));
+            }
+            let inner = self.layer(&array.elem, quote!(__e), inside)?;
+            return Ok(quote! {
+                (#place).iter_mut().try_for_each(|__e| #inner)
+            });
+        }
+        if let Some((ident, argument)) = segment(ty) {
+            match (ident.as_str(), argument, leaf) {
+                ("String", None, Some(Leaf::Wide)) => {
+                    let max = self.max_len(ty, "a `String`")?;
+                    return Ok(quote!(::codec::ops::list::serialize_wide_string(__s, #place, #max)));
+                }
+                ("String", None, None) => {
+                    let max = self.max_len(ty, "a `String`")?;
+                    return Ok(quote! {
+                        __s.serialize_string(#place, ::codec::ops::list::buffer_size(#max))
+                    });
+                }
+                ("String", None, Some(leaf)) if !matches!(leaf, Leaf::With(_)) => {
+                    return Err(Error::new(
+                        self.leaf_span(),
+                        "this field is a `String`: it takes `max_len = N` (and `wide` for UTF-16), \
+                         not a range, a width or a quantization",
+                    ));
+                }
+                ("Vec", Some(inner), Some(Leaf::Bytes)) if is(inner, "u8") => {
+                    let max = self.max_len(ty, "a `Vec`")?;
+                    return Ok(quote! {
+                        ::codec::ops::list::serialize_byte_vec(__s, #place, #max, #name)
+                    });
+                }
+                ("Vec", Some(inner), Some(Leaf::Wide)) if is(inner, "u16") => {
+                    let max = self.max_len(ty, "a `Vec`")?;
+                    return Ok(quote! {
+                        __s.serialize_wstring(#place, ::codec::ops::list::buffer_size(#max))
+                    });
+                }
+                ("Vec", Some(_), Some(Leaf::Subset { strategy, size })) => {
+                    return Ok(quote!(::codec::subset::#strategy(__s, #place, #size)));
+                }
+                ("Vec", Some(inner), _) if !matches!(leaf, Some(Leaf::With(_))) => {
+                    let max = self.max_len(ty, "a `Vec`")?;
+                    let element = self.layer(inner, quote!(__e), true)?;
+                    return Ok(quote! {
+                        ::codec::ops::list::serialize_list(__s, #place, #max, #name, |__s, __e| #element)
+                    });
+                }
+                ("Option", Some(inner), _) if !matches!(leaf, Some(Leaf::With(_))) => {
+                    let element = self.layer(inner, quote!(__e), true)?;
+                    return Ok(quote! {
+                        ::codec::ops::list::serialize_option(__s, #place, |__s, __e| #element)
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.leaf(ty, place, inside)
+    }
+
+    /// The innermost values.
+    fn leaf(&mut self, ty: &Type, place: TokenStream, inside: bool) -> Result<TokenStream> {
+        let span = self.leaf_span();
+        let attrs = self.attrs;
+        let Some((leaf, _)) = &attrs.leaf else {
+            self.bound = Some(Bound {
+                ty: ty.clone(),
+                default: inside,
+            });
+            return Ok(quote_spanned!(ty.span()=> ::codec::Serialize::serialize(#place, __s)));
+        };
+        Ok(match leaf {
+            Leaf::Range { min, max } => {
+                let check = match (literal::int(min), literal::int(max)) {
+                    (Some(_), Some(_)) => quote!(),
+                    _ => quote_spanned! {span=>
+                        const { ::core::assert!(#min <= #max, "empty range: min is greater than max") };
+                    },
+                };
+                quote_spanned! {span=> {
+                    #check
+                    ::codec::ops::ranged::Ranged::serialize_ranged(__s, #place, #min, #max)
+                }}
+            }
+            Leaf::Bits(bits) => quote_spanned! {span=> {
+                const {
+                    ::core::assert!(
+                        #bits >= 1 && #bits <= <#ty as ::codec::ops::ranged::RawBits>::WIDTH,
+                        "`bits = N` must be at least 1 and at most the field type's width"
+                    )
+                };
+                ::codec::ops::ranged::RawBits::serialize_raw(__s, #place, #bits)
+            }},
+            Leaf::Compressed { min, max, res } => quote_spanned! {span=> {
+                const {
+                    ::core::assert!(
+                        (#max as f32) > (#min as f32) && (#res as f32) > 0.0
+                            && ((#max as f32) - (#min as f32)) / (#res as f32) <= 4_294_967_040.0,
+                        "`compressed`: min must be below max, res positive, and the steps fit 32 bits"
+                    )
+                };
+                ::codec::ops::compressed_float::Compressed::serialize_compressed(
+                    __s,
+                    #place,
+                    &const { ::codec::CompressedFloat::new(#min as f32, #max as f32, #res as f32) },
+                    #min as f32,
+                    #max as f32,
+                )
+            }},
+            Leaf::Fixed {
+                integer_bits,
+                fraction_bits,
+                min,
+                max,
+            } => quote_spanned! {span=>
+                __s.serialize_fixed(
+                    #place,
+                    &const {
+                        match ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max) {
+                            ::core::option::Option::Some(format) => format,
+                            ::core::option::Option::None => ::core::panic!(
+                                "`fixed`: the width must be 1 to 128 bits, min at most max, and both fit the width"
+                            ),
+                        }
+                    },
+                )
+            },
+            Leaf::Quaternion => quote_spanned! {span=>
+                <::codec::protocols::scenes::SmallestThree as ::codec::Serialize>::serialize(#place, __s)
+            },
+            Leaf::With(path) => quote_spanned!(span=> #path(__s, #place)),
+            Leaf::Bytes => {
+                return Err(Error::new(
+                    span,
+                    "`bytes` applies to `[u8; N]` (raw bytes) or `Vec<u8>` (a count, then raw bytes)",
+                ))
+            }
+            Leaf::Wide => {
+                return Err(Error::new(
+                    span,
+                    "`wide` applies to a `String` or a `Vec<u16>` of UTF-16 units",
+                ))
+            }
+            Leaf::Subset { .. } => {
+                return Err(Error::new(
+                    span,
+                    "`subset` applies to a `Vec` of indexed items (see `codec::subset::Indexed`)",
+                ))
+            }
+        })
+    }
+}

@@ -1,0 +1,374 @@
+//! `#[derive(Serialize)]`: one generic `serialize` function for a struct or
+//! an enum, field by field in declaration order.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Error, Expr, Fields, Ident, Result, Type, WherePredicate};
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs, Marker, Markers};
+use crate::field::{Bound, Builder};
+
+/// A versioned struct's bounds.
+struct Versions {
+    first: Expr,
+    latest: Expr,
+}
+
+/// Generated statements and the bounds they need.
+#[derive(Default)]
+struct Body {
+    stmts: TokenStream,
+    bounds: Vec<Bound>,
+    /// Field types a reader must build from nothing (enum variants).
+    defaults: Vec<Type>,
+}
+
+/// Where a field lives: the `&mut` expression to serialize through, and the
+/// place a reader assigns when the field is absent.
+struct Place {
+    borrow: TokenStream,
+    assign: TokenStream,
+}
+
+fn name_of(field: &syn::Field, index: usize, attrs: &FieldAttrs) -> String {
+    if let Some(name) = &attrs.name {
+        return name.value();
+    }
+    match &field.ident {
+        Some(ident) => ident.to_string().trim_start_matches("r#").to_owned(),
+        None => index.to_string(),
+    }
+}
+
+/// The stream a statement works on: the function's stream, or the one a
+/// versioned save lends.
+fn stream(versions: Option<&Versions>) -> TokenStream {
+    if versions.is_some() {
+        quote!(__save.stream())
+    } else {
+        quote!(&mut *__stream)
+    }
+}
+
+fn markers(list: &Markers, versions: Option<&Versions>) -> Result<TokenStream> {
+    let mut out = TokenStream::new();
+    let stream = stream(versions);
+    for marker in &list.items {
+        out.extend(match marker {
+            Marker::Align => quote! {{
+                let __s = #stream;
+                __s.field_name("padding");
+                __s.serialize_align()?;
+            }},
+            Marker::Check(label) => quote! {{
+                let __s = #stream;
+                __s.field_name(#label);
+                __s.serialize_check(#label)?;
+            }},
+            Marker::Integrity(span) => {
+                if versions.is_none() {
+                    return Err(Error::new(
+                        *span,
+                        "`integrity` counts sections of a versioned save: add \
+                         `#[serialize(versions = first..=latest)]` to the struct",
+                    ));
+                }
+                quote!(__save.integrity()?;)
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// The statements of one field.
+fn field(
+    field: &syn::Field,
+    index: usize,
+    place: &Place,
+    versions: Option<&Versions>,
+    body: &mut Body,
+) -> Result<()> {
+    let attrs = attr::field(&field.attrs)?;
+    let before = markers(&attrs.before, versions)?;
+    let after = markers(&attrs.after, versions)?;
+    let span = attrs.span.unwrap_or_else(|| field.span());
+    let reading = quote!(<__S as ::codec::Stream>::IS_READING);
+    let assign = &place.assign;
+
+    if (attrs.added.is_some() || attrs.removed.is_some() || attrs.default.is_some() || attrs.version)
+        && versions.is_none()
+    {
+        return Err(Error::new(
+            span,
+            "`added`, `removed`, `default` and `version` belong to a versioned save: add \
+             `#[serialize(versions = first..=latest)]` to the struct",
+        ));
+    }
+
+    let core = if attrs.version {
+        quote!(if #reading { #assign = __save.version(); })
+    } else if attrs.skip {
+        quote!()
+    } else {
+        let name = name_of(field, index, &attrs);
+        let code = Builder::new(&attrs, name.clone()).build(&field.ty, place.borrow.clone())?;
+        if let Some(bound) = code.bound {
+            body.bounds.push(bound);
+        }
+        let expr = code.expr;
+        let stream = stream(versions);
+        let mut core = quote! {{
+            let __s = #stream;
+            __s.field_name(#name);
+            #expr?;
+        }};
+        if let Some(when) = &attrs.when {
+            let otherwise = attrs
+                .otherwise
+                .as_ref()
+                .map_or_else(|| quote!(::core::default::Default::default()), ToTokens::to_token_stream);
+            core = quote! {
+                if #when #core else if #reading { #assign = #otherwise; }
+            };
+        }
+        if let Some(versions) = versions {
+            let first = &versions.first;
+            let latest = &versions.latest;
+            let added = attrs.added.as_ref().map_or_else(|| quote!(#first), ToTokens::to_token_stream);
+            let removed = match &attrs.removed {
+                Some(removed) => quote!(::core::option::Option::Some(#removed)),
+                None => quote!(::core::option::Option::None),
+            };
+            let default = attrs
+                .default
+                .as_ref()
+                .map_or_else(|| quote!(::core::default::Default::default()), ToTokens::to_token_stream);
+            let removed_check = attrs.removed.as_ref().map(|removed| {
+                quote_spanned! {span=>
+                    ::core::assert!(#removed > #added && #removed <= #latest,
+                        "`removed` must come after `added` and at most at the latest version");
+                }
+            });
+            core = quote! {
+                const {
+                    ::core::assert!(#added >= #first && #added <= #latest,
+                        "`added` must be a version between the first and the latest");
+                    #removed_check
+                };
+                if __save.has(#added, #removed) #core else if #reading { #assign = #default; }
+            };
+        }
+        core
+    };
+    body.stmts.extend(quote!(#before #core #after));
+    Ok(())
+}
+
+/// Whether `ty` names one of `params`.
+fn mentions(ty: &Type, params: &[Ident]) -> bool {
+    fn walk(tokens: TokenStream, params: &[Ident]) -> bool {
+        tokens.into_iter().any(|token| match token {
+            TokenTree::Ident(ident) => params.contains(&ident),
+            TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    walk(ty.to_token_stream(), params)
+}
+
+fn where_clause(input: &DeriveInput, body: &Body) -> Result<Option<syn::WhereClause>> {
+    let params: Vec<Ident> = input.generics.type_params().map(|p| p.ident.clone()).collect();
+    let mut clause = input.generics.where_clause.clone();
+    if params.is_empty() {
+        return Ok(clause);
+    }
+    let clause_ref = clause.get_or_insert_with(|| syn::WhereClause {
+        where_token: Default::default(),
+        predicates: Default::default(),
+    });
+    for bound in &body.bounds {
+        if mentions(&bound.ty, &params) {
+            let ty = &bound.ty;
+            let predicate: WherePredicate = if bound.default {
+                syn::parse_quote!(#ty: ::codec::Serialize + ::core::default::Default)
+            } else {
+                syn::parse_quote!(#ty: ::codec::Serialize)
+            };
+            clause_ref.predicates.push(predicate);
+        }
+    }
+    for ty in &body.defaults {
+        if mentions(ty, &params) {
+            clause_ref.predicates.push(syn::parse_quote!(#ty: ::core::default::Default));
+        }
+    }
+    Ok(clause)
+}
+
+fn struct_body(fields: &Fields, container: &ContainerAttrs) -> Result<Body> {
+    let versions = container.versions.as_ref().map(|(first, latest)| Versions {
+        first: first.clone(),
+        latest: latest.clone(),
+    });
+    let mut body = Body::default();
+    for (index, f) in fields.iter().enumerate() {
+        let member = match &f.ident {
+            Some(ident) => quote!(#ident),
+            None => {
+                let index = syn::Index::from(index);
+                quote!(#index)
+            }
+        };
+        let place = Place {
+            borrow: quote!(&mut self.#member),
+            assign: quote!(self.#member),
+        };
+        field(f, index, &place, versions.as_ref(), &mut body)?;
+    }
+    let stmts = std::mem::take(&mut body.stmts);
+    body.stmts = match &versions {
+        None => {
+            if let Some(upgrade) = &container.upgrade {
+                return Err(Error::new(
+                    upgrade.span(),
+                    "`upgrade` converts an old save: add `#[serialize(versions = first..=latest)]`",
+                ));
+            }
+            stmts
+        }
+        Some(Versions { first, latest }) => {
+            let upgrade = container.upgrade.as_ref().map(|upgrade| {
+                quote! {
+                    if <__S as ::codec::Stream>::IS_READING {
+                        #upgrade(self, __save.version());
+                    }
+                }
+            });
+            quote! {
+                const { ::core::assert!(#first <= #latest, "versions: first is after latest") };
+                let mut __version: u32 = #latest;
+                let mut __save = ::codec::versioned::Versioned::begin(
+                    __stream, &mut __version, #first, #latest,
+                )?;
+                #stmts
+                #upgrade
+            }
+        }
+    };
+    Ok(body)
+}
+
+fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAttrs) -> Result<Body> {
+    if container.versions.is_some() || container.upgrade.is_some() {
+        return Err(Error::new(
+            input.ident.span(),
+            "a versioned save is a struct: `versions` and `upgrade` do not apply to an enum",
+        ));
+    }
+    let count = data.variants.len();
+    if count == 0 {
+        return Err(Error::new(
+            input.ident.span(),
+            "an enum with no variants has no value to read",
+        ));
+    }
+    let last = u32::try_from(count - 1).map_err(|_| Error::new(input.ident.span(), "too many variants"))?;
+    let mut body = Body::default();
+    let mut tags = TokenStream::new();
+    let mut fresh = TokenStream::new();
+    let mut arms = TokenStream::new();
+    for (tag, variant) in data.variants.iter().enumerate() {
+        let tag = u32::try_from(tag).unwrap_or(u32::MAX);
+        let ident = &variant.ident;
+        let bindings: Vec<Ident> = variant
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.ident.clone().unwrap_or_else(|| format_ident!("__field{}", i)))
+            .collect();
+        let (pattern, empty, made) = match &variant.fields {
+            Fields::Named(_) => (
+                quote!(Self::#ident { #(#bindings),* }),
+                quote!(Self::#ident { .. }),
+                quote!(Self::#ident { #(#bindings: ::core::default::Default::default()),* }),
+            ),
+            Fields::Unnamed(_) => {
+                let defaults = bindings.iter().map(|_| quote!(::core::default::Default::default()));
+                (
+                    quote!(Self::#ident ( #(#bindings),* )),
+                    quote!(Self::#ident ( .. )),
+                    quote!(Self::#ident ( #(#defaults),* )),
+                )
+            }
+            Fields::Unit => (quote!(Self::#ident), quote!(Self::#ident), quote!(Self::#ident)),
+        };
+        tags.extend(quote!(#empty => #tag,));
+        fresh.extend(quote!(#tag => #made,));
+        let mut variant_body = Body::default();
+        for (index, (f, binding)) in variant.fields.iter().zip(&bindings).enumerate() {
+            body.defaults.push(f.ty.clone());
+            let place = Place {
+                borrow: quote!(#binding),
+                assign: quote!(*#binding),
+            };
+            field(f, index, &place, None, &mut variant_body)?;
+        }
+        body.bounds.extend(variant_body.bounds);
+        let stmts = variant_body.stmts;
+        arms.extend(quote!(#pattern => { #stmts }));
+    }
+    body.stmts = quote! {
+        let mut __tag: u32 = match self { #tags };
+        let __current = __tag;
+        {
+            let __s = &mut *__stream;
+            __s.field_name("variant");
+            let __at = __s.bit_offset();
+            ::codec::ops::int::serialize_offset(__s, &mut __tag, #last)?;
+            if <__S as ::codec::Stream>::IS_READING && __tag != __current {
+                *self = match __tag {
+                    #fresh
+                    _ => return ::core::result::Result::Err(
+                        __s.refuse(::codec::DecodeError::OutOfRange { at: __at }),
+                    ),
+                };
+            }
+        }
+        match self { #arms }
+    };
+    Ok(body)
+}
+
+/// The whole `impl Serialize`.
+pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
+    let container = attr::container(&input.attrs)?;
+    let body = match &input.data {
+        Data::Struct(data) => struct_body(&data.fields, &container)?,
+        Data::Enum(data) => enum_body(input, data, &container)?,
+        Data::Union(_) => {
+            return Err(Error::new(
+                Span::call_site(),
+                "a union has no layout to serialize: use a struct or an enum",
+            ))
+        }
+    };
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
+    let where_clause = where_clause(input, &body)?;
+    let stmts = &body.stmts;
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics ::codec::Serialize for #ident #ty_generics #where_clause {
+            #[inline]
+            #[allow(clippy::needless_question_mark, unused_braces)]
+            fn serialize<__S: ::codec::Stream>(
+                &mut self,
+                __stream: &mut __S,
+            ) -> ::core::result::Result<(), <__S as ::codec::Stream>::Error> {
+                #stmts
+                ::core::result::Result::Ok(())
+            }
+        }
+    })
+}

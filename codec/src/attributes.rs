@@ -1,0 +1,1 @@
+//! The derive attributes (written below).
