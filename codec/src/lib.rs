@@ -101,15 +101,16 @@ pub mod packet;
 pub mod program;
 pub mod protocols;
 pub mod stream;
+pub mod subset;
 pub mod versioned;
 
+pub use codec_derive::{Packet, Serialize};
 pub use error::{DecodeError, EncodeError};
 pub use ops::check::check_hash;
 pub use ops::compressed_float::CompressedFloat;
 pub use ops::fixed::Fixed;
 pub use ops::int::{bits_for_span, bits_required};
 pub use ops::wide::bits_for_span128;
-pub use codec_derive::{Packet, Serialize};
 pub use packet::Packet;
 pub use stream::{MeasureStream, ReadStream, Serialize, Stream, WriteStream};
 

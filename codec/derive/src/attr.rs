@@ -114,12 +114,13 @@ fn once<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta) -> Result<()>
 }
 
 /// `key = value` pairs inside `name(...)`, all required.
-fn keyed<const N: usize>(
-    meta: &ParseNestedMeta,
-    keys: [&str; N],
-) -> Result<[Expr; N]> {
+fn keyed<const N: usize>(meta: &ParseNestedMeta, keys: [&str; N]) -> Result<[Expr; N]> {
     let mut values: [Option<Expr>; N] = std::array::from_fn(|_| None);
-    let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+    let what = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
     meta.parse_nested_meta(|inner| {
         let Some(position) = keys.iter().position(|k| inner.path.is_ident(k)) else {
             return Err(inner.error(format!(
@@ -156,9 +157,7 @@ fn markers(meta: &ParseNestedMeta) -> Result<Markers> {
         } else if inner.path.is_ident("integrity") {
             markers.items.push(Marker::Integrity(inner.path.span()));
         } else {
-            return Err(inner.error(format!(
-                "unknown marker; expected one of: {MARKER_KEYS}"
-            )));
+            return Err(inner.error(format!("unknown marker; expected one of: {MARKER_KEYS}")));
         }
         Ok(())
     })?;
@@ -184,8 +183,8 @@ fn inclusive_range(meta: &ParseNestedMeta) -> Result<(Expr, Expr)> {
     };
     if let (Some(lo), Some(hi)) = (literal::int(min), literal::int(max)) {
         if lo > hi {
-            return Err(syn::Error::new(
-                expr.span(),
+            return Err(syn::Error::new_spanned(
+                &expr,
                 format!("empty range: min {lo} is greater than max {hi}"),
             ));
         }
@@ -197,8 +196,8 @@ fn bits(meta: &ParseNestedMeta) -> Result<Expr> {
     let expr: Expr = meta.value()?.parse()?;
     if let Some(n) = literal::int(&expr) {
         if !(1..=64).contains(&n) {
-            return Err(syn::Error::new(
-                expr.span(),
+            return Err(syn::Error::new_spanned(
+                &expr,
                 format!("`bits = {n}`: a raw field is 1 to 64 bits wide"),
             ));
         }
@@ -210,9 +209,11 @@ fn bits(meta: &ParseNestedMeta) -> Result<Expr> {
 /// and resolution need more than 32 bits (the format would clamp it).
 fn compressed(meta: &ParseNestedMeta) -> Result<Leaf> {
     let [min, max, res] = keyed(meta, ["min", "max", "res"])?;
-    if let (Some(lo), Some(hi), Some(step)) =
-        (literal::float(&min), literal::float(&max), literal::float(&res))
-    {
+    if let (Some(lo), Some(hi), Some(step)) = (
+        literal::float(&min),
+        literal::float(&max),
+        literal::float(&res),
+    ) {
         if lo >= hi {
             return Err(meta.error(format!("`compressed`: min {lo} must be below max {hi}")));
         }
@@ -263,7 +264,11 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
     for attr in attrs.iter().filter(|a| is_serialize(a)) {
         out.span.get_or_insert(attr.span());
         attr.parse_nested_meta(|meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             match key.as_str() {
                 "range" => {
                     let (min, max) = inclusive_range(&meta)?;
@@ -280,7 +285,12 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
                 "fixed" => {
                     let [integer_bits, fraction_bits, min, max] =
                         keyed(&meta, ["integer_bits", "fraction_bits", "min", "max"])?;
-                    let leaf = Leaf::Fixed { integer_bits, fraction_bits, min, max };
+                    let leaf = Leaf::Fixed {
+                        integer_bits,
+                        fraction_bits,
+                        min,
+                        max,
+                    };
                     set_leaf(&mut out, leaf, &meta)
                 }
                 "bytes" => set_leaf(&mut out, Leaf::Bytes, &meta),

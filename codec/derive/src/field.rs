@@ -22,6 +22,9 @@ pub struct Bound {
 pub struct Code {
     /// An expression of type `Result<(), __S::Error>`.
     pub expr: TokenStream,
+    /// Compile-time assertions on the declaration, for a `const` item
+    /// beside the impl (evaluated whether or not the impl is ever used).
+    pub checks: TokenStream,
     /// Set when the field goes through its type's own `Serialize`.
     pub bound: Option<Bound>,
 }
@@ -54,15 +57,21 @@ pub struct Builder<'a> {
     name: String,
     max_len_used: bool,
     bound: Option<Bound>,
+    checks: TokenStream,
+    /// The type parameters in scope: a check that names one cannot be a
+    /// free `const` item, and is left to the trait bounds.
+    params: &'a [syn::Ident],
 }
 
 impl<'a> Builder<'a> {
-    pub fn new(attrs: &'a FieldAttrs, name: String) -> Self {
+    pub fn new(attrs: &'a FieldAttrs, name: String, params: &'a [syn::Ident]) -> Self {
         Self {
             attrs,
             name,
             max_len_used: false,
             bound: None,
+            checks: TokenStream::new(),
+            params,
         }
     }
 
@@ -77,6 +86,7 @@ impl<'a> Builder<'a> {
         }
         Ok(Code {
             expr,
+            checks: self.checks,
             bound: self.bound,
         })
     }
@@ -112,7 +122,10 @@ impl<'a> Builder<'a> {
     }
 
     fn leaf_span(&self) -> Span {
-        self.attrs.leaf.as_ref().map_or_else(Span::call_site, |(_, s)| *s)
+        self.attrs
+            .leaf
+            .as_ref()
+            .map_or_else(Span::call_site, |(_, s)| *s)
     }
 
     /// One layer of the type; `inside` is set below an `Option` or a `Vec`.
@@ -133,7 +146,9 @@ impl<'a> Builder<'a> {
             match (ident.as_str(), argument, leaf) {
                 ("String", None, Some(Leaf::Wide)) => {
                     let max = self.max_len(ty, "a `String`")?;
-                    return Ok(quote!(::codec::ops::list::serialize_wide_string(__s, #place, #max)));
+                    return Ok(
+                        quote!(::codec::ops::list::serialize_wide_string(__s, #place, #max)),
+                    );
                 }
                 ("String", None, None) => {
                     let max = self.max_len(ty, "a `String`")?;
@@ -195,70 +210,81 @@ impl<'a> Builder<'a> {
         };
         Ok(match leaf {
             Leaf::Range { min, max } => {
-                let check = match (literal::int(min), literal::int(max)) {
-                    (Some(_), Some(_)) => quote!(),
-                    _ => quote_spanned! {span=>
-                        const { ::core::assert!(#min <= #max, "empty range: min is greater than max") };
-                    },
-                };
-                quote_spanned! {span=> {
-                    #check
+                let literals = literal::int(min).is_some() && literal::int(max).is_some();
+                if !literals && !crate::serialize::mentions(ty, self.params) {
+                    self.checks.extend(quote_spanned! {span=>
+                        let (min, max): (#ty, #ty) = (#min, #max);
+                        ::core::assert!(min <= max, "empty range: min is greater than max");
+                    });
+                }
+                quote_spanned! {span=>
                     ::codec::ops::ranged::Ranged::serialize_ranged(__s, #place, #min, #max)
-                }}
+                }
             }
-            Leaf::Bits(bits) => quote_spanned! {span=> {
-                const {
+            Leaf::Bits(bits) => {
+                if !crate::serialize::mentions(ty, self.params) {
+                    self.checks.extend(quote_spanned! {span=>
+                        ::core::assert!(
+                            #bits >= 1 && #bits <= <#ty as ::codec::ops::ranged::RawBits>::WIDTH,
+                            "`bits = N` must be at least 1 and at most the field type's width"
+                        );
+                    });
+                }
+                quote_spanned! {span=>
+                    ::codec::ops::ranged::RawBits::serialize_raw(__s, #place, #bits)
+                }
+            }
+            Leaf::Compressed { min, max, res } => {
+                self.checks.extend(quote_spanned! {span=>
+                    let (min, max, res): (f32, f32, f32) = (#min, #max, #res);
                     ::core::assert!(
-                        #bits >= 1 && #bits <= <#ty as ::codec::ops::ranged::RawBits>::WIDTH,
-                        "`bits = N` must be at least 1 and at most the field type's width"
-                    )
-                };
-                ::codec::ops::ranged::RawBits::serialize_raw(__s, #place, #bits)
-            }},
-            Leaf::Compressed { min, max, res } => quote_spanned! {span=> {
-                const {
-                    ::core::assert!(
-                        (#max as f32) > (#min as f32) && (#res as f32) > 0.0
-                            && ((#max as f32) - (#min as f32)) / (#res as f32) <= 4_294_967_040.0,
+                        max > min && res > 0.0 && (max - min) / res <= 4_294_967_040.0,
                         "`compressed`: min must be below max, res positive, and the steps fit 32 bits"
+                    );
+                });
+                quote_spanned! {span=>
+                    ::codec::ops::compressed_float::Compressed::serialize_compressed(
+                        __s,
+                        #place,
+                        &const { ::codec::CompressedFloat::new(#min, #max, #res) },
+                        #min,
+                        #max,
                     )
-                };
-                ::codec::ops::compressed_float::Compressed::serialize_compressed(
-                    __s,
-                    #place,
-                    &const { ::codec::CompressedFloat::new(#min as f32, #max as f32, #res as f32) },
-                    #min as f32,
-                    #max as f32,
-                )
-            }},
+                }
+            }
             Leaf::Fixed {
                 integer_bits,
                 fraction_bits,
                 min,
                 max,
-            } => quote_spanned! {span=>
-                __s.serialize_fixed(
-                    #place,
-                    &const {
-                        match ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max) {
-                            ::core::option::Option::Some(format) => format,
-                            ::core::option::Option::None => ::core::panic!(
-                                "`fixed`: the width must be 1 to 128 bits, min at most max, and both fit the width"
-                            ),
-                        }
-                    },
-                )
-            },
+            } => {
+                self.checks.extend(quote_spanned! {span=>
+                    ::core::assert!(
+                        ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max).is_some(),
+                        "`fixed`: the width must be 1 to 128 bits, min at most max, and both fit the width"
+                    );
+                });
+                quote_spanned! {span=>
+                    __s.serialize_fixed(
+                        #place,
+                        &const {
+                            match ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max) {
+                                ::core::option::Option::Some(format) => format,
+                                // Refused at compile time by the check beside the impl.
+                                ::core::option::Option::None => ::core::panic!("invalid `fixed` declaration"),
+                            }
+                        },
+                    )
+                }
+            }
             Leaf::Quaternion => quote_spanned! {span=>
                 <::codec::protocols::scenes::SmallestThree as ::codec::Serialize>::serialize(#place, __s)
             },
             Leaf::With(path) => quote_spanned!(span=> #path(__s, #place)),
-            Leaf::Bytes => {
-                return Err(Error::new(
-                    span,
-                    "`bytes` applies to `[u8; N]` (raw bytes) or `Vec<u8>` (a count, then raw bytes)",
-                ))
-            }
+            Leaf::Bytes => return Err(Error::new(
+                span,
+                "`bytes` applies to `[u8; N]` (raw bytes) or `Vec<u8>` (a count, then raw bytes)",
+            )),
             Leaf::Wide => {
                 return Err(Error::new(
                     span,

@@ -40,7 +40,10 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     };
     let attrs = attr::packet(&input.attrs, input.ident.span())?;
     if data.variants.is_empty() {
-        return Err(Error::new(input.ident.span(), "a protocol needs at least one packet type"));
+        return Err(Error::new(
+            input.ident.span(),
+            "a protocol needs at least one packet type",
+        ));
     }
     let id = protocol_id(&attrs.protocol_id)?;
     let max_bytes = &attrs.max_bytes;

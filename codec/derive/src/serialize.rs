@@ -19,6 +19,8 @@ struct Versions {
 #[derive(Default)]
 struct Body {
     stmts: TokenStream,
+    /// Compile-time assertions, for a `const` item beside the impl.
+    checks: TokenStream,
     bounds: Vec<Bound>,
     /// Field types a reader must build from nothing (enum variants).
     defaults: Vec<Type>,
@@ -87,6 +89,7 @@ fn field(
     index: usize,
     place: &Place,
     versions: Option<&Versions>,
+    params: &[Ident],
     body: &mut Body,
 ) -> Result<()> {
     let attrs = attr::field(&field.attrs)?;
@@ -96,7 +99,10 @@ fn field(
     let reading = quote!(<__S as ::codec::Stream>::IS_READING);
     let assign = &place.assign;
 
-    if (attrs.added.is_some() || attrs.removed.is_some() || attrs.default.is_some() || attrs.version)
+    if (attrs.added.is_some()
+        || attrs.removed.is_some()
+        || attrs.default.is_some()
+        || attrs.version)
         && versions.is_none()
     {
         return Err(Error::new(
@@ -112,10 +118,12 @@ fn field(
         quote!()
     } else {
         let name = name_of(field, index, &attrs);
-        let code = Builder::new(&attrs, name.clone()).build(&field.ty, place.borrow.clone())?;
+        let code =
+            Builder::new(&attrs, name.clone(), params).build(&field.ty, place.borrow.clone())?;
         if let Some(bound) = code.bound {
             body.bounds.push(bound);
         }
+        body.checks.extend(code.checks);
         let expr = code.expr;
         let stream = stream(versions);
         let mut core = quote! {{
@@ -124,10 +132,10 @@ fn field(
             #expr?;
         }};
         if let Some(when) = &attrs.when {
-            let otherwise = attrs
-                .otherwise
-                .as_ref()
-                .map_or_else(|| quote!(::core::default::Default::default()), ToTokens::to_token_stream);
+            let otherwise = attrs.otherwise.as_ref().map_or_else(
+                || quote!(::core::default::Default::default()),
+                ToTokens::to_token_stream,
+            );
             core = quote! {
                 if #when #core else if #reading { #assign = #otherwise; }
             };
@@ -135,27 +143,31 @@ fn field(
         if let Some(versions) = versions {
             let first = &versions.first;
             let latest = &versions.latest;
-            let added = attrs.added.as_ref().map_or_else(|| quote!(#first), ToTokens::to_token_stream);
+            let added = attrs
+                .added
+                .as_ref()
+                .map_or_else(|| quote!(#first), ToTokens::to_token_stream);
             let removed = match &attrs.removed {
                 Some(removed) => quote!(::core::option::Option::Some(#removed)),
                 None => quote!(::core::option::Option::None),
             };
-            let default = attrs
-                .default
-                .as_ref()
-                .map_or_else(|| quote!(::core::default::Default::default()), ToTokens::to_token_stream);
-            let removed_check = attrs.removed.as_ref().map(|removed| {
-                quote_spanned! {span=>
-                    ::core::assert!(#removed > #added && #removed <= #latest,
-                        "`removed` must come after `added` and at most at the latest version");
-                }
-            });
-            core = quote! {
-                const {
+            let default = attrs.default.as_ref().map_or_else(
+                || quote!(::core::default::Default::default()),
+                ToTokens::to_token_stream,
+            );
+            if attrs.added.is_some() {
+                body.checks.extend(quote_spanned! {span=>
                     ::core::assert!(#added >= #first && #added <= #latest,
                         "`added` must be a version between the first and the latest");
-                    #removed_check
-                };
+                });
+            }
+            if let Some(removed) = &attrs.removed {
+                body.checks.extend(quote_spanned! {span=>
+                    ::core::assert!(#removed > #added && #removed <= #latest,
+                        "`removed` must come after `added` and at most at the latest version");
+                });
+            }
+            core = quote! {
                 if __save.has(#added, #removed) #core else if #reading { #assign = #default; }
             };
         }
@@ -166,7 +178,7 @@ fn field(
 }
 
 /// Whether `ty` names one of `params`.
-fn mentions(ty: &Type, params: &[Ident]) -> bool {
+pub fn mentions(ty: &Type, params: &[Ident]) -> bool {
     fn walk(tokens: TokenStream, params: &[Ident]) -> bool {
         tokens.into_iter().any(|token| match token {
             TokenTree::Ident(ident) => params.contains(&ident),
@@ -178,7 +190,11 @@ fn mentions(ty: &Type, params: &[Ident]) -> bool {
 }
 
 fn where_clause(input: &DeriveInput, body: &Body) -> Result<Option<syn::WhereClause>> {
-    let params: Vec<Ident> = input.generics.type_params().map(|p| p.ident.clone()).collect();
+    let params: Vec<Ident> = input
+        .generics
+        .type_params()
+        .map(|p| p.ident.clone())
+        .collect();
     let mut clause = input.generics.where_clause.clone();
     if params.is_empty() {
         return Ok(clause);
@@ -200,13 +216,15 @@ fn where_clause(input: &DeriveInput, body: &Body) -> Result<Option<syn::WhereCla
     }
     for ty in &body.defaults {
         if mentions(ty, &params) {
-            clause_ref.predicates.push(syn::parse_quote!(#ty: ::core::default::Default));
+            clause_ref
+                .predicates
+                .push(syn::parse_quote!(#ty: ::core::default::Default));
         }
     }
     Ok(clause)
 }
 
-fn struct_body(fields: &Fields, container: &ContainerAttrs) -> Result<Body> {
+fn struct_body(fields: &Fields, container: &ContainerAttrs, params: &[Ident]) -> Result<Body> {
     let versions = container.versions.as_ref().map(|(first, latest)| Versions {
         first: first.clone(),
         latest: latest.clone(),
@@ -224,7 +242,7 @@ fn struct_body(fields: &Fields, container: &ContainerAttrs) -> Result<Body> {
             borrow: quote!(&mut self.#member),
             assign: quote!(self.#member),
         };
-        field(f, index, &place, versions.as_ref(), &mut body)?;
+        field(f, index, &place, versions.as_ref(), params, &mut body)?;
     }
     let stmts = std::mem::take(&mut body.stmts);
     body.stmts = match &versions {
@@ -245,8 +263,10 @@ fn struct_body(fields: &Fields, container: &ContainerAttrs) -> Result<Body> {
                     }
                 }
             });
+            body.checks.extend(quote! {
+                ::core::assert!(#first <= #latest, "versions: first is after latest");
+            });
             quote! {
-                const { ::core::assert!(#first <= #latest, "versions: first is after latest") };
                 let mut __version: u32 = #latest;
                 let mut __save = ::codec::versioned::Versioned::begin(
                     __stream, &mut __version, #first, #latest,
@@ -259,7 +279,12 @@ fn struct_body(fields: &Fields, container: &ContainerAttrs) -> Result<Body> {
     Ok(body)
 }
 
-fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAttrs) -> Result<Body> {
+fn enum_body(
+    input: &DeriveInput,
+    data: &syn::DataEnum,
+    container: &ContainerAttrs,
+    params: &[Ident],
+) -> Result<Body> {
     if container.versions.is_some() || container.upgrade.is_some() {
         return Err(Error::new(
             input.ident.span(),
@@ -273,7 +298,8 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
             "an enum with no variants has no value to read",
         ));
     }
-    let last = u32::try_from(count - 1).map_err(|_| Error::new(input.ident.span(), "too many variants"))?;
+    let last = u32::try_from(count - 1)
+        .map_err(|_| Error::new(input.ident.span(), "too many variants"))?;
     let mut body = Body::default();
     let mut tags = TokenStream::new();
     let mut fresh = TokenStream::new();
@@ -285,7 +311,11 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
             .fields
             .iter()
             .enumerate()
-            .map(|(i, f)| f.ident.clone().unwrap_or_else(|| format_ident!("__field{}", i)))
+            .map(|(i, f)| {
+                f.ident
+                    .clone()
+                    .unwrap_or_else(|| format_ident!("__field{}", i))
+            })
             .collect();
         let (pattern, empty, made) = match &variant.fields {
             Fields::Named(_) => (
@@ -294,14 +324,20 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
                 quote!(Self::#ident { #(#bindings: ::core::default::Default::default()),* }),
             ),
             Fields::Unnamed(_) => {
-                let defaults = bindings.iter().map(|_| quote!(::core::default::Default::default()));
+                let defaults = bindings
+                    .iter()
+                    .map(|_| quote!(::core::default::Default::default()));
                 (
                     quote!(Self::#ident ( #(#bindings),* )),
                     quote!(Self::#ident ( .. )),
                     quote!(Self::#ident ( #(#defaults),* )),
                 )
             }
-            Fields::Unit => (quote!(Self::#ident), quote!(Self::#ident), quote!(Self::#ident)),
+            Fields::Unit => (
+                quote!(Self::#ident),
+                quote!(Self::#ident),
+                quote!(Self::#ident),
+            ),
         };
         tags.extend(quote!(#empty => #tag,));
         fresh.extend(quote!(#tag => #made,));
@@ -312,9 +348,10 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
                 borrow: quote!(#binding),
                 assign: quote!(*#binding),
             };
-            field(f, index, &place, None, &mut variant_body)?;
+            field(f, index, &place, None, params, &mut variant_body)?;
         }
         body.bounds.extend(variant_body.bounds);
+        body.checks.extend(variant_body.checks);
         let stmts = variant_body.stmts;
         arms.extend(quote!(#pattern => { #stmts }));
     }
@@ -322,10 +359,10 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
         let mut __tag: u32 = match self { #tags };
         let __current = __tag;
         {
+            // The tag goes by the name of the field that holds the enum.
             let __s = &mut *__stream;
-            __s.field_name("variant");
             let __at = __s.bit_offset();
-            ::codec::ops::int::serialize_offset(__s, &mut __tag, #last)?;
+            ::codec::ops::ranged::Ranged::serialize_ranged(__s, &mut __tag, 0u32, #last)?;
             if <__S as ::codec::Stream>::IS_READING && __tag != __current {
                 *self = match __tag {
                     #fresh
@@ -343,9 +380,14 @@ fn enum_body(input: &DeriveInput, data: &syn::DataEnum, container: &ContainerAtt
 /// The whole `impl Serialize`.
 pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let container = attr::container(&input.attrs)?;
+    let params: Vec<Ident> = input
+        .generics
+        .type_params()
+        .map(|p| p.ident.clone())
+        .collect();
     let body = match &input.data {
-        Data::Struct(data) => struct_body(&data.fields, &container)?,
-        Data::Enum(data) => enum_body(input, data, &container)?,
+        Data::Struct(data) => struct_body(&data.fields, &container, &params)?,
+        Data::Enum(data) => enum_body(input, data, &container, &params)?,
         Data::Union(_) => {
             return Err(Error::new(
                 Span::call_site(),
@@ -357,11 +399,16 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let where_clause = where_clause(input, &body)?;
     let stmts = &body.stmts;
+    let checks = &body.checks;
     Ok(quote! {
+        // The declaration's rules, checked when the crate is built.
+        #[allow(unused_parens, clippy::eq_op)]
+        const _: () = { #checks };
+
         #[automatically_derived]
         impl #impl_generics ::codec::Serialize for #ident #ty_generics #where_clause {
             #[inline]
-            #[allow(clippy::needless_question_mark, unused_braces)]
+            #[allow(clippy::needless_question_mark, unused_braces, unused_parens)]
             fn serialize<__S: ::codec::Stream>(
                 &mut self,
                 __stream: &mut __S,

@@ -8,7 +8,7 @@
 //! bits left before its buffer is allocated.
 
 use crate::error::DecodeError;
-use crate::ops::int;
+use crate::ops::ranged::Ranged;
 use crate::stream::Stream;
 
 /// The name every count carries in field maps: the harness finds a list's
@@ -29,7 +29,7 @@ fn serialize_count<S: Stream + ?Sized>(
 ) -> Result<u32, S::Error> {
     let mut count = u32::try_from(len).unwrap_or(u32::MAX);
     stream.field_name(COUNT);
-    int::serialize_offset(stream, &mut count, max)?;
+    Ranged::serialize_ranged(stream, &mut count, 0, max)?;
     Ok(count)
 }
 

@@ -9,7 +9,7 @@
 //! `i32 in [-10, 10]` write the same bits.
 
 use crate::error::DecodeError;
-use crate::ops::{int, wide};
+use crate::ops::wide;
 use crate::stream::Stream;
 
 /// An integer type that can travel as a ranged integer.
@@ -50,12 +50,33 @@ pub trait RawBits: Copy {
     ) -> Result<(), S::Error>;
 }
 
-/// Types up to 32 bits: the offset above `min` as a `u32`, through the same
-/// code as `serialize_int`. Every conversion is exact: the value is in
-/// `[min, max]` by the writer's check or the reader's.
-macro_rules! narrow {
+/// Refuses, on a writer, a value outside `[min, max]`.
+#[inline]
+fn check_range<S: Stream + ?Sized, T: PartialOrd>(
+    stream: &mut S,
+    value: &T,
+    min: &T,
+    max: &T,
+) -> Result<(), S::Error> {
+    if S::IS_WRITING && !(min..=max).contains(&value) {
+        let at = stream.bit_offset();
+        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    }
+    Ok(())
+}
+
+/// Every type goes through the stream's own ranged operation for the
+/// narrowest carrier that holds its range (`int` for ranges inside `i32`,
+/// then `int64`, then `int128`), so streams that record what passes
+/// through them (the harness's field maps) see a ranged field with its
+/// bounds. The writer's range check comes first, so every conversion to the
+/// carrier is exact; so is the reader's conversion back, since the carrier
+/// refused anything outside `[min, max]`.
+macro_rules! ranged {
     ($($t:ty),*) => {$(
         impl Ranged for $t {
+            // For the narrow types the conversion to a carrier cannot fail.
+            #[allow(irrefutable_let_patterns)]
             #[inline]
             fn serialize_ranged<S: Stream + ?Sized>(
                 stream: &mut S,
@@ -64,74 +85,62 @@ macro_rules! narrow {
                 max: Self,
             ) -> Result<(), S::Error> {
                 debug_assert!(min <= max, "empty range");
-                let at = stream.bit_offset();
-                if S::IS_WRITING && !(min..=max).contains(value) {
-                    return Err(stream.refuse(DecodeError::OutOfRange { at }));
-                }
-                // Sign-extended to 32 bits, then read as unsigned: the
-                // difference of two such values is the offset, mod 2^32.
-                let base = min as i64 as u32;
-                let mut offset = (*value as i64 as u32).wrapping_sub(base);
-                int::serialize_offset(stream, &mut offset, (max as i64 as u32).wrapping_sub(base))?;
-                if S::IS_READING {
-                    *value = (base.wrapping_add(offset)) as i64 as $t;
-                }
-                Ok(())
-            }
-        }
-    )*};
-}
-narrow!(i8, i16, i32, u8, u16, u32);
-
-/// Types of 64 bits and `i128`: through the format's 128-bit groups.
-macro_rules! wide {
-    ($($t:ty),*) => {$(
-        impl Ranged for $t {
-            #[inline]
-            fn serialize_ranged<S: Stream + ?Sized>(
-                stream: &mut S,
-                value: &mut Self,
-                min: Self,
-                max: Self,
-            ) -> Result<(), S::Error> {
-                let mut wide = *value as i128;
-                wide::serialize_ranged(stream, &mut wide, min as i128, max as i128)?;
-                if S::IS_READING {
-                    *value = wide as $t;
+                check_range(stream, value, &min, &max)?;
+                if let (Ok(lo), Ok(hi)) = (i32::try_from(min), i32::try_from(max)) {
+                    let mut wide = i32::try_from(*value).unwrap_or(lo);
+                    stream.serialize_int(&mut wide, lo, hi)?;
+                    if S::IS_READING {
+                        *value = <$t>::try_from(wide).unwrap_or(min);
+                    }
+                } else if let (Ok(lo), Ok(hi)) = (i64::try_from(min), i64::try_from(max)) {
+                    let mut wide = i64::try_from(*value).unwrap_or(lo);
+                    stream.serialize_int64(&mut wide, lo, hi)?;
+                    if S::IS_READING {
+                        *value = <$t>::try_from(wide).unwrap_or(min);
+                    }
+                } else {
+                    serialize_wide(stream, value, min, max)?;
                 }
                 Ok(())
             }
         }
     )*};
 }
-wide!(i64, u64, i128);
+ranged!(i8, i16, i32, u8, u16, u32, i64, u64, i128, u128);
 
-impl Ranged for u128 {
-    /// A `u128` range may span more than `i128` holds: the offset is
-    /// computed unsigned, in the same groups as every wide value.
-    #[inline]
-    fn serialize_ranged<S: Stream + ?Sized>(
-        stream: &mut S,
-        value: &mut Self,
-        min: Self,
-        max: Self,
-    ) -> Result<(), S::Error> {
-        debug_assert!(min <= max, "empty range");
-        let at = stream.bit_offset();
-        if S::IS_WRITING && !(min..=max).contains(value) {
+/// Ranges beyond `i64`: through `int128` when they fit `i128`, else (a
+/// `u128` range above `i128::MAX`) as an unsigned offset in the same
+/// 32-bit groups.
+#[inline]
+fn serialize_wide<S: Stream + ?Sized, T>(
+    stream: &mut S,
+    value: &mut T,
+    min: T,
+    max: T,
+) -> Result<(), S::Error>
+where
+    T: Copy + TryFrom<i128> + TryInto<i128> + TryInto<u128> + TryFrom<u128>,
+{
+    if let (Ok(lo), Ok(hi)) = (min.try_into(), max.try_into()) {
+        let mut wide: i128 = (*value).try_into().unwrap_or(lo);
+        stream.serialize_int128(&mut wide, lo, hi)?;
+        if S::IS_READING {
+            *value = T::try_from(wide).unwrap_or(min);
+        }
+        return Ok(());
+    }
+    let at = stream.bit_offset();
+    let unsigned = |v: T| -> u128 { v.try_into().unwrap_or(0) };
+    let (base, span) = (unsigned(min), unsigned(max).wrapping_sub(unsigned(min)));
+    let mut offset = unsigned(*value).wrapping_sub(base);
+    wide::serialize_groups(stream, &mut offset, wide::bits_for_span128(span))?;
+    if S::IS_READING {
+        if offset > span {
             return Err(stream.refuse(DecodeError::OutOfRange { at }));
         }
-        let span = max.wrapping_sub(min);
-        let mut offset = value.wrapping_sub(min);
-        wide::serialize_groups(stream, &mut offset, wide::bits_for_span128(span))?;
-        if S::IS_READING {
-            if offset > span {
-                return Err(stream.refuse(DecodeError::OutOfRange { at }));
-            }
-            *value = min.wrapping_add(offset);
-        }
-        Ok(())
+        *value = T::try_from(base.wrapping_add(offset)).unwrap_or(min);
     }
+    Ok(())
 }
 
 /// Refuses, on a writer, a value with a set bit at or above `bits`.

@@ -14,8 +14,9 @@
 //! a save written by each revision and checks that it does.
 
 use crate::error::{DecodeError, EncodeError};
-use crate::stream::{ReadStream, Serialize, Stream};
-use crate::versioned::Versioned;
+use crate::stream::{ReadStream, Stream};
+use crate::Serialize;
+use revision::{EXTRA_PLAYERS, FOULS, NO_FOULS, PLAYER_LIST, SCORES};
 
 /// The revisions, by the version number each introduced.
 pub mod revision {
@@ -53,44 +54,58 @@ pub struct ScoreState {
 }
 
 /// A player as revisions 3 and 4 stored them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 struct OldPlayer {
+    #[serialize(range = MIN_SCORE..=MAX_SCORE)]
     score: i32,
+    #[serialize(range = 0..=MAX_FOULS)]
     fouls: i32,
 }
 
-/// A list of up to `max` items: the count, range-checked before any item is
-/// read, then each item.
-fn serialize_list<S: Stream, T: Default>(
-    stream: &mut S,
-    items: &mut Vec<T>,
-    max: usize,
-    mut item: impl FnMut(&mut S, &mut T) -> Result<(), S::Error>,
-) -> Result<(), S::Error> {
-    let mut count = i32::try_from(items.len()).unwrap_or(i32::MAX);
-    stream.field_name("count");
-    stream.serialize_int(&mut count, 0, max as i32)?;
-    if S::IS_WRITING {
-        return items.iter_mut().try_for_each(|x| item(stream, x));
-    }
-    let mut read = Vec::new();
-    for _ in 0..count {
-        let mut x = T::default();
-        item(stream, &mut x)?;
-        read.push(x);
-    }
-    *items = read;
-    Ok(())
+/// The save as it travels: every field any revision wrote, each with the
+/// version that added it and the one that removed it, in two sections that
+/// each end with an integrity counter. A reader of an old save leaves the
+/// fields it lacks at their defaults, then [`SaveRecord::upgrade`] folds
+/// the removed fields into the current one.
+#[derive(Debug, Default, Serialize)]
+#[serialize(versions = SCORES..=LATEST_VERSION, upgrade = SaveRecord::upgrade)]
+struct SaveRecord {
+    // Section 1: the two-player layout of revisions 1 to 3.
+    #[serialize(removed = PLAYER_LIST, range = MIN_SCORE..=MAX_SCORE, name = "score")]
+    two_scores: [i32; 2],
+    #[serialize(added = FOULS, removed = PLAYER_LIST, range = 0..=MAX_FOULS, name = "fouls")]
+    #[serialize(after(integrity))]
+    two_fouls: [i32; 2],
+    // Section 2: extra players (revision 3), then the one list, with fouls
+    // (revision 4) or without (revision 5 on).
+    #[serialize(added = EXTRA_PLAYERS, removed = PLAYER_LIST, max_len = MAX_EXTRA_PLAYERS as u32)]
+    extra: Vec<OldPlayer>,
+    #[serialize(added = PLAYER_LIST, removed = NO_FOULS, max_len = MAX_PLAYERS as u32)]
+    players: Vec<OldPlayer>,
+    #[serialize(added = NO_FOULS, max_len = MAX_PLAYERS as u32, range = MIN_SCORE..=MAX_SCORE)]
+    #[serialize(name = "score", after(integrity, align))]
+    scores: Vec<i32>,
 }
 
-fn serialize_score<S: Stream>(stream: &mut S, score: &mut i32) -> Result<(), S::Error> {
-    stream.field_name("score");
-    stream.serialize_int(score, MIN_SCORE, MAX_SCORE)
-}
-
-fn serialize_fouls<S: Stream>(stream: &mut S, fouls: &mut i32) -> Result<(), S::Error> {
-    stream.field_name("fouls");
-    stream.serialize_int(fouls, 0, MAX_FOULS)
+impl SaveRecord {
+    /// A reader's conversion of an old save into the current layout:
+    /// revisions 1 to 3 kept two players and the extra ones apart,
+    /// revisions 1 to 4 kept fouls, each of which now costs a point.
+    fn upgrade(&mut self, version: u32) {
+        use revision::{NO_FOULS, PLAYER_LIST};
+        if version >= NO_FOULS {
+            return;
+        }
+        let players: Vec<OldPlayer> = if version < PLAYER_LIST {
+            let two = self.two_scores.iter().zip(self.two_fouls);
+            two.map(|(&score, fouls)| OldPlayer { score, fouls })
+                .chain(self.extra.drain(..))
+                .collect()
+        } else {
+            core::mem::take(&mut self.players)
+        };
+        self.scores = players.iter().map(|p| fold(p.score, p.fouls)).collect();
+    }
 }
 
 /// A score with its player's fouls folded in: each foul cost a point.
@@ -98,64 +113,21 @@ fn fold(score: i32, fouls: i32) -> i32 {
     score.saturating_sub(fouls).max(MIN_SCORE)
 }
 
+/// Hand-written, as the derive cannot say it: the public state is one list
+/// of scores, while the wire record also holds every removed revision's
+/// fields. A writer lends its scores to the record (no copy); a reader
+/// takes the record's upgraded scores only when the whole save was read.
 impl Serialize for ScoreState {
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        use revision::{EXTRA_PLAYERS, FOULS, NO_FOULS, PLAYER_LIST, SCORES};
-        let mut version = LATEST_VERSION;
-        let mut save = Versioned::begin(stream, &mut version, SCORES, LATEST_VERSION)?;
-
-        // Section 1: the two-player layout of revisions 1 to 3.
-        let mut two_scores = [0i32; 2];
-        let mut two_fouls = [0i32; 2];
-        save.removed(SCORES, PLAYER_LIST, &mut two_scores, |s, scores| {
-            scores.iter_mut().try_for_each(|x| serialize_score(s, x))
-        })?;
-        save.removed(FOULS, PLAYER_LIST, &mut two_fouls, |s, fouls| {
-            fouls.iter_mut().try_for_each(|x| serialize_fouls(s, x))
-        })?;
-        save.integrity()?;
-
-        // Section 2: extra players (revision 3), then the one list.
-        let mut extra: Vec<OldPlayer> = Vec::new();
-        let had_extra = save.removed(EXTRA_PLAYERS, PLAYER_LIST, &mut extra, |s, extra| {
-            serialize_list(s, extra, MAX_EXTRA_PLAYERS, |s, p| {
-                serialize_score(s, &mut p.score)?;
-                serialize_fouls(s, &mut p.fouls)
-            })
-        })?;
-        let mut players: Vec<OldPlayer> = self
-            .scores
-            .iter()
-            .map(|&score| OldPlayer { score, fouls: 0 })
-            .collect();
-        let fouls_in_list = save.has(PLAYER_LIST, Some(NO_FOULS));
-        save.added(PLAYER_LIST, &mut players, |s, players| {
-            serialize_list(s, players, MAX_PLAYERS, |s, p| {
-                serialize_score(s, &mut p.score)?;
-                if fouls_in_list {
-                    serialize_fouls(s, &mut p.fouls)?;
-                }
-                Ok(())
-            })
-        })?;
-        save.integrity()?;
-        save.stream().field_name("padding");
-        save.stream().serialize_align()?;
-
-        if S::IS_READING {
-            if version < PLAYER_LIST {
-                // Revisions 1 to 3: the two players, then any extra ones.
-                players = two_scores
-                    .iter()
-                    .zip(two_fouls)
-                    .map(|(&score, fouls)| OldPlayer { score, fouls })
-                    .collect();
-                if had_extra {
-                    players.extend(extra);
-                }
-            }
-            self.scores = players.iter().map(|p| fold(p.score, p.fouls)).collect();
+        let mut record = SaveRecord::default();
+        if S::IS_WRITING {
+            record.scores = core::mem::take(&mut self.scores);
+            let written = record.serialize(stream);
+            self.scores = record.scores;
+            return written;
         }
+        record.serialize(stream)?;
+        self.scores = record.scores;
         Ok(())
     }
 }

@@ -16,21 +16,19 @@
 //! Every reader refuses indices out of range, duplicate or decreasing
 //! indices, and objects whose quaternion no unit quaternion has.
 
-mod code_length;
 mod entropy;
 mod object;
 mod quaternion;
-mod relative_index;
-mod strategies;
 
-pub use entropy::{CodedSet, SceneE, GOLOMB_PARAMETERS};
+pub use crate::subset::{CodedSet, GOLOMB_PARAMETERS};
+pub use entropy::SceneE;
 pub use object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 pub use quaternion::SmallestThree;
 
 use super::ARTICLES_PROTOCOL_ID;
-use crate::error::DecodeError;
 use crate::packet::{Packet, ProtocolId};
 use crate::stream::{Serialize, Stream};
+use crate::subset::{self, Indexed};
 
 /// Objects in the world, and so the number of indices: `0..1024`.
 pub const MAX_OBJECTS: u32 = 1024;
@@ -62,21 +60,24 @@ pub struct Scene {
     pub slots: Vec<Slot>,
 }
 
-impl Scene {
-    /// The first rule the slots break, for a writer to refuse them with:
-    /// an index out of range, or not above the one before it.
-    pub(crate) fn broken_rule(&self, at: u64) -> Option<DecodeError> {
-        let mut previous: Option<u16> = None;
-        for slot in &self.slots {
-            if u32::from(slot.index) >= MAX_OBJECTS {
-                return Some(DecodeError::OutOfRange { at });
-            }
-            if previous.is_some_and(|p| slot.index <= p) {
-                return Some(DecodeError::NotIncreasing { at });
-            }
-            previous = Some(slot.index);
+impl Indexed for Slot {
+    #[inline]
+    fn index(&self) -> u32 {
+        u32::from(self.index)
+    }
+
+    /// Every caller has checked `index < MAX_OBJECTS`, so it fits a `u16`.
+    #[inline]
+    fn at(index: u32) -> Self {
+        Self {
+            index: index as u16,
+            object: Object::AT_REST_AT_ORIGIN,
         }
-        None
+    }
+
+    #[inline]
+    fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        self.object.serialize(stream)
     }
 }
 
@@ -126,17 +127,12 @@ impl Packet for ScenePacket {
     }
 
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        if S::IS_WRITING {
-            if let Some(why) = self.scene.broken_rule(stream.bit_offset()) {
-                return Err(stream.refuse(why));
-            }
-        }
         let slots = &mut self.scene.slots;
         match self.strategy {
-            Strategy::A => strategies::serialize_scene_a(stream, slots),
-            Strategy::B => strategies::serialize_scene_b(stream, slots),
-            Strategy::C => strategies::serialize_scene_c(stream, slots),
-            Strategy::D => relative_index::serialize_scene_d(stream, slots),
+            Strategy::A => subset::bools(stream, slots, MAX_OBJECTS),
+            Strategy::B => subset::counted(stream, slots, MAX_OBJECTS),
+            Strategy::C => subset::sentinel(stream, slots, MAX_OBJECTS),
+            Strategy::D => subset::relative(stream, slots, MAX_OBJECTS),
         }
     }
 }
@@ -157,22 +153,5 @@ impl Packet for SceneE {
 
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         self.serialize(stream)
-    }
-}
-
-/// Reads one object and appends it at `index`: shared by every strategy.
-/// The object is read in place, in the vector: building it on the stack and
-/// moving it in cost a quarter of a scene's decode in store-forwarding
-/// stalls (perf annotate, docs/BENCHMARKS.md). On a refusal the slot stays
-/// half read; every caller then drops the vector.
-fn read_slot<S: Stream>(stream: &mut S, slots: &mut Vec<Slot>, index: u32) -> Result<(), S::Error> {
-    slots.push(Slot {
-        // Every caller has checked `index < MAX_OBJECTS`.
-        index: index as u16,
-        object: Object::AT_REST_AT_ORIGIN,
-    });
-    match slots.last_mut() {
-        Some(slot) => slot.object.serialize(stream),
-        None => Ok(()),
     }
 }

@@ -1,0 +1,8 @@
+use codec::Serialize;
+
+#[derive(Serialize)]
+struct Chat {
+    line: String,
+}
+
+fn main() {}

@@ -1,0 +1,429 @@
+//! Golomb-coded subsets (scene E's code): the indices entropy-coded, after
+//! the *sparse array* article's advice to replace the hand-built ladder
+//! with a real code. Scene E is this code over 1024 slots.
+//!
+//! # Code, version 1
+//!
+//! The gaps between present indices are close to geometric at any density,
+//! and Golomb codes are the optimal prefix codes for geometric sources. Above
+//! half density the absent indices are the sparse set, so a packet may code
+//! those instead. So:
+//!
+//! 1. `parameter int[0, 15]`: an entry of [`GOLOMB_PARAMETERS`], a coded set
+//!    (present or absent indices) and a Golomb parameter `m`. The writer
+//!    picks the entry that makes the packet's index part shortest (ties go to
+//!    the lower entry); the packet keeps it, so a decoded packet re-encodes to
+//!    the same bits.
+//! 2. For each index of the coded set in order, then for the sentinel `size`:
+//!    `v = gap - 1` (the gap from the previous coded index, starting from -1)
+//!    as a Golomb code: `v / m` one-bits and a zero-bit, then `v % m` in
+//!    truncated binary (`b = bits_required(0, m - 1)`, `u = 2^b - m`; a
+//!    remainder below `u` takes `b - 1` bits, any other `r` is sent as
+//!    `(r + u) >> 1` in `b - 1` bits then `(r + u) & 1` in one bit; `m = 1`
+//!    sends no remainder).
+//! 3. Objects follow in index order: when present indices are coded, each
+//!    object right after its gap; when absent indices are coded, after each
+//!    gap the objects of every index strictly between the previous coded
+//!    index and this one.
+//!
+//! Every bit pattern decodes to at most one gap sequence, and every gap
+//! sequence encodes to exactly one pattern, so a reader that refuses indices
+//! above the sentinel accepts only canonical packets. The unary part is
+//! bounded: a reader refuses as soon as the gap would pass the sentinel.
+
+use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
+use super::{check_items, read_item, Indexed};
+use crate::error::DecodeError;
+use crate::ops::int::bits_for_span;
+use crate::stream::Stream;
+
+/// Which indices a scene E packet codes as gaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CodedSet {
+    /// The indices of the objects sent.
+    Present,
+    /// The indices of the objects not sent (every other index is sent).
+    Absent,
+}
+
+/// The entries a packet can choose from. Present sets cover densities from
+/// 50 % (`m = 1`) down to about 0.7 % (`m = 100`), roughly geometrically;
+/// absent sets cover the dense end, up to every object sent. Fixed by
+/// version 1 of the code.
+pub const GOLOMB_PARAMETERS: [(CodedSet, u32); 16] = [
+    (CodedSet::Present, 1),
+    (CodedSet::Present, 2),
+    (CodedSet::Present, 3),
+    (CodedSet::Present, 4),
+    (CodedSet::Present, 6),
+    (CodedSet::Present, 8),
+    (CodedSet::Present, 11),
+    (CodedSet::Present, 15),
+    (CodedSet::Present, 21),
+    (CodedSet::Present, 29),
+    (CodedSet::Present, 41),
+    (CodedSet::Present, 58),
+    (CodedSet::Present, 82),
+    (CodedSet::Absent, 2),
+    (CodedSet::Absent, 8),
+    (CodedSet::Absent, 128),
+];
+
+/// The highest parameter index.
+const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
+
+/// The parameter that codes `items`' indices in the fewest bits (ties go
+/// to the lower entry): what a sender calls on each new set before
+/// encoding it.
+///
+/// One pass over each coded set's gaps counts every entry of that set at
+/// once. Every code takes at least one bit per gap, so the set with more
+/// gaps is counted only when its gap count could still beat (or, for the
+/// lower-numbered present entries, tie) the best entry found.
+#[must_use]
+pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
+    let present_gaps = items.len().saturating_add(1);
+    let absent_gaps = (size as usize)
+        .saturating_add(1)
+        .saturating_sub(items.len());
+    let count_present = || count_entries(&PRESENT_LENGTHS, items, size, CodedSet::Present);
+    let count_absent = || count_entries(&ABSENT_LENGTHS, items, size, CodedSet::Absent);
+    let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
+    let (present, absent) = if present_gaps <= absent_gaps {
+        let present = count_present();
+        let absent = (absent_gaps < least(&present)).then(count_absent);
+        (Some(present), absent)
+    } else {
+        let absent = count_absent();
+        let present = (present_gaps <= least(&absent)).then(count_present);
+        (present, Some(absent))
+    };
+    // Entries not counted cannot win; present entries come first.
+    let totals = present
+        .unwrap_or([u32::MAX; PRESENT_ENTRIES])
+        .into_iter()
+        .chain(absent.unwrap_or([u32::MAX; ABSENT_ENTRIES]));
+    let best = totals.clone().min().unwrap_or(u32::MAX);
+    totals
+        .into_iter()
+        .position(|total| total == best)
+        .map_or(0, |p| p as u8)
+}
+
+/// Bits the index part costs with `parameter`: the parameter field and
+/// every gap, the sentinel's included.
+#[must_use]
+pub fn index_bits<T: Indexed>(items: &[T], size: u32, parameter: u8) -> u64 {
+    let (set, _) = entry(i32::from(parameter));
+    let length = CODE_LENGTHS
+        .get(usize::from(parameter))
+        .copied()
+        .unwrap_or(CodeLength::new(1));
+    let field = u64::from(bits_for_span(LAST_PARAMETER as u32));
+    gaps(coded_indices(items, size, set))
+        .map(|gap| u64::from(length.bits(gap.wrapping_sub(1))))
+        .fold(field, u64::saturating_add)
+}
+
+/// The coded set and Golomb parameter of a parameter field value.
+fn entry(parameter: i32) -> (CodedSet, u32) {
+    usize::try_from(parameter)
+        .ok()
+        .and_then(|p| GOLOMB_PARAMETERS.get(p))
+        .copied()
+        .unwrap_or((CodedSet::Present, 1))
+}
+
+/// The bits of the gaps of `set` under each of `lengths`, counted in one
+/// pass: the lanes share each gap, so the inner loop has no branch and
+/// compiles to vector code.
+fn count_entries<const N: usize, T: Indexed>(
+    lengths: &[CodeLength; N],
+    items: &[T],
+    size: u32,
+    set: CodedSet,
+) -> [u32; N] {
+    let mut totals = [0u32; N];
+    for gap in gaps(coded_indices(items, size, set)) {
+        let v = gap.wrapping_sub(1);
+        if v <= MAX_FAST_VALUE {
+            for (total, length) in totals.iter_mut().zip(lengths) {
+                *total = total.wrapping_add(length.bits_of_small(v));
+            }
+        } else {
+            // Only sets over more than 1024 slots, or with broken indices,
+            // get here.
+            for (total, length) in totals.iter_mut().zip(lengths) {
+                *total = total.saturating_add(length.bits(v));
+            }
+        }
+    }
+    totals
+}
+
+/// The indices of `set`, in order, then the sentinel; computed as they are
+/// needed, since a sender walks them for every packet.
+fn coded_indices<T: Indexed>(
+    items: &[T],
+    size: u32,
+    set: CodedSet,
+) -> impl Iterator<Item = u32> + '_ {
+    let mut present = items.iter().map(Indexed::index).peekable();
+    let (sent, absent) = match set {
+        CodedSet::Present => (Some(present), None),
+        CodedSet::Absent => (
+            None,
+            Some((0..size).filter(move |&i| present.next_if_eq(&i).is_none())),
+        ),
+    };
+    sent.into_iter()
+        .flatten()
+        .chain(absent.into_iter().flatten())
+        .chain(std::iter::once(size))
+}
+
+/// The coded index after `previous` (the sentinel `size` when none is
+/// left), where `items[next..]` are the items not yet written: the next
+/// item's index for the present set, the next index no item holds for the
+/// absent set.
+fn next_coded<T: Indexed>(
+    items: &[T],
+    next: usize,
+    previous: i64,
+    size: u32,
+    set: CodedSet,
+) -> u32 {
+    match set {
+        CodedSet::Present => items.get(next).map_or(size, Indexed::index),
+        CodedSet::Absent => {
+            let mut candidate = u32::try_from(previous.saturating_add(1)).unwrap_or(0);
+            let mut held = items.get(next..).unwrap_or_default().iter();
+            while candidate < size && held.next().is_some_and(|item| item.index() == candidate) {
+                candidate = candidate.saturating_add(1);
+            }
+            candidate.min(size)
+        }
+    }
+}
+
+/// The gaps between consecutive coded indices, from -1.
+fn gaps(coded: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
+    coded.scan(0u32, |next, index| {
+        // `next` is previous + 1, so the gap is index - previous.
+        let gap = index.wrapping_sub(*next).wrapping_add(1);
+        *next = index.wrapping_add(1);
+        Some(gap)
+    })
+}
+
+/// Entries `0..PRESENT_ENTRIES` code the present set, the rest the absent
+/// set (checked when the crate is built).
+const PRESENT_ENTRIES: usize = 13;
+const ABSENT_ENTRIES: usize = GOLOMB_PARAMETERS.len() - PRESENT_ENTRIES;
+
+/// The code lengths of the present entries, then of the absent entries.
+// Evaluated by the compiler: an index out of bounds or an entry of the
+// wrong set fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
+    let mut lengths = [CodeLength::new(1); PRESENT_ENTRIES];
+    let mut p = 0;
+    while p < PRESENT_ENTRIES {
+        assert!(matches!(GOLOMB_PARAMETERS[p].0, CodedSet::Present));
+        lengths[p] = CODE_LENGTHS[p];
+        p += 1;
+    }
+    lengths
+};
+#[allow(clippy::indexing_slicing)]
+const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
+    let mut lengths = [CodeLength::new(1); ABSENT_ENTRIES];
+    let mut p = 0;
+    while p < ABSENT_ENTRIES {
+        assert!(matches!(
+            GOLOMB_PARAMETERS[PRESENT_ENTRIES + p].0,
+            CodedSet::Absent
+        ));
+        lengths[p] = CODE_LENGTHS[PRESENT_ENTRIES + p];
+        p += 1;
+    }
+    lengths
+};
+
+/// The code length of every entry of [`GOLOMB_PARAMETERS`].
+// Evaluated by the compiler: an index out of bounds would fail the build,
+// never a run.
+#[allow(clippy::indexing_slicing)]
+const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
+    let mut lengths = [CodeLength::new(1); GOLOMB_PARAMETERS.len()];
+    let mut p = 0;
+    while p < GOLOMB_PARAMETERS.len() {
+        assert!(GOLOMB_PARAMETERS[p].1 <= MAX_EXACT_PARAMETER);
+        lengths[p] = CodeLength::new(GOLOMB_PARAMETERS[p].1);
+        p += 1;
+    }
+    lengths
+};
+
+/// The Golomb code of `v` with parameter `m`. A reader refuses the gap as
+/// soon as `previous + gap` would pass the sentinel `size`.
+fn serialize_gap<S: Stream>(
+    stream: &mut S,
+    m: u32,
+    size: u32,
+    previous: i64,
+    gap: &mut u32,
+) -> Result<(), S::Error> {
+    let at = stream.bit_offset();
+    let v = gap.saturating_sub(1);
+    let mut quotient = v.checked_div(m).unwrap_or(0);
+    let mut remainder = v.checked_rem(m).unwrap_or(0);
+    // The largest gap that stays at or below the sentinel.
+    let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
+    let too_far = |stream: &mut S| stream.refuse(DecodeError::OutOfRange { at });
+
+    // Unary quotient: ones, then a zero.
+    let mut count = 0u32;
+    loop {
+        let mut one = count < quotient;
+        stream.serialize_bool(&mut one)?;
+        if !one {
+            break;
+        }
+        count = count.saturating_add(1);
+        if S::IS_READING && count.saturating_mul(m) >= room {
+            return Err(too_far(stream));
+        }
+    }
+    quotient = count;
+
+    if m > 1 {
+        let b = bits_for_span(m.wrapping_sub(1));
+        let short = (1u32 << b).wrapping_sub(m);
+        let mut high = if remainder < short {
+            remainder
+        } else {
+            remainder.wrapping_add(short) >> 1
+        };
+        stream.serialize_bits(&mut high, b.wrapping_sub(1))?;
+        if high >= short {
+            let mut low = remainder.wrapping_add(short) & 1;
+            stream.serialize_bits(&mut low, 1)?;
+            remainder = ((high << 1) | low).wrapping_sub(short);
+        } else {
+            remainder = high;
+        }
+    }
+
+    let read = quotient
+        .saturating_mul(m)
+        .saturating_add(remainder)
+        .saturating_add(1);
+    if S::IS_READING {
+        if read > room {
+            return Err(too_far(stream));
+        }
+        *gap = read;
+    }
+    Ok(())
+}
+
+/// A Golomb-coded subset with the parameter `parameter` (an index into
+/// [`GOLOMB_PARAMETERS`]) as its first field. A writer writes the parameter
+/// it is given; a reader accepts any and returns it, so a decoded packet
+/// that keeps its parameter re-encodes to the same bits.
+pub fn golomb_with<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    size: u32,
+    parameter: &mut u8,
+) -> Result<(), S::Error> {
+    let mut wire = i32::from(*parameter);
+    stream.field_name("parameter");
+    stream.serialize_int(&mut wire, 0, LAST_PARAMETER)?;
+    let (set, m) = entry(wire);
+    let sentinel = i64::from(size);
+
+    if S::IS_WRITING {
+        check_items(stream, items, size)?;
+        // `next` is the first item not yet written; the coded indices are
+        // walked without a second borrow of the items.
+        let mut next = 0usize;
+        let mut previous = -1i64;
+        loop {
+            let coded = next_coded(items, next, previous, size, set);
+            stream.field_name(if coded == size { "sentinel" } else { "gap" });
+            let mut gap =
+                u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
+            serialize_gap(stream, m, size, previous, &mut gap)?;
+            // Present: the coded index's own item. Absent: the items
+            // strictly between the previous coded index and this one.
+            while let Some(item) = items.get_mut(next) {
+                let sent_now = match set {
+                    CodedSet::Present => item.index() == coded,
+                    CodedSet::Absent => item.index() < coded,
+                };
+                if !sent_now {
+                    break;
+                }
+                item.serialize_value(stream)?;
+                next = next.saturating_add(1);
+            }
+            if coded == size {
+                return Ok(());
+            }
+            previous = i64::from(coded);
+        }
+    }
+
+    let mut read: Vec<T> = Vec::new();
+    let mut previous: i64 = -1;
+    loop {
+        let mut gap = 0;
+        stream.field_name("gap");
+        serialize_gap(stream, m, size, previous, &mut gap)?;
+        // gap <= size - previous, checked by serialize_gap.
+        let coded = previous.saturating_add(i64::from(gap));
+        match set {
+            CodedSet::Present if coded != sentinel => {
+                read_item(stream, &mut read, coded as u32)?;
+            }
+            CodedSet::Present => {}
+            CodedSet::Absent => {
+                for index in previous.saturating_add(1)..coded {
+                    read_item(stream, &mut read, index as u32)?;
+                }
+            }
+        }
+        if coded == sentinel {
+            break;
+        }
+        previous = coded;
+    }
+    *parameter = wire as u8;
+    *items = read;
+    Ok(())
+}
+
+/// A Golomb-coded subset whose parameter is always the best one for its
+/// items ([`best_parameter`]): the writer chooses it, and a reader refuses
+/// any other ([`DecodeError::NonCanonical`], at the parameter field), so a
+/// set of items has exactly one encoding and nothing needs to keep the
+/// parameter.
+pub fn golomb<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    size: u32,
+) -> Result<(), S::Error> {
+    let at = stream.bit_offset();
+    let mut parameter = if S::IS_WRITING {
+        best_parameter(items, size)
+    } else {
+        0
+    };
+    golomb_with(stream, items, size, &mut parameter)?;
+    if S::IS_READING && parameter != best_parameter(items, size) {
+        return Err(stream.refuse(DecodeError::NonCanonical { at }));
+    }
+    Ok(())
+}

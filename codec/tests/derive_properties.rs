@@ -1,0 +1,403 @@
+//! A type with one field of every attribute the derive supports, and the
+//! properties every derived type owes: random valid values write, read back
+//! and re-encode to the same bytes, and measure at least what they write;
+//! every value out of its declared range is refused by the writer, and,
+//! forged into the bytes, by the reader at the field's offset, under the
+//! field's declared name.
+
+mod named;
+
+use codec::protocols::scenes::SmallestThree;
+use codec::subset::Entry;
+use codec::{DecodeError, EncodeError, ReadStream, Serialize, Stream, WriteStream};
+use named::Named;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+struct Inner {
+    #[serialize(range = -3..=3)]
+    x: i8,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+enum Mode {
+    #[default]
+    Idle,
+    Move {
+        #[serialize(range = 0..=359)]
+        heading: u16,
+    },
+    Jump(#[serialize(bits = 3)] u8),
+}
+
+/// A hand-written field: an odd number, which the attributes cannot say.
+fn odd<S: Stream>(stream: &mut S, value: &mut u32) -> Result<(), S::Error> {
+    let at = stream.bit_offset();
+    let mut half = *value / 2;
+    if S::IS_WRITING && *value % 2 == 0 {
+        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    }
+    stream.serialize_bits(&mut half, 16)?;
+    *value = half * 2 + 1;
+    Ok(())
+}
+
+const SUBSET: u32 = 20;
+const WIDE_SUBSET: u32 = 300;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Everything {
+    #[serialize(range = -10..=10)]
+    r8: i8,
+    #[serialize(range = 100..=60000)]
+    r16: u16,
+    #[serialize(range = -1_000_000..=1_000_000)]
+    r32: i32,
+    #[serialize(range = 0..=4_000_000_000)]
+    r32u: u32,
+    #[serialize(range = -5_000_000_000..=5_000_000_000)]
+    r64: i64,
+    #[serialize(range = 0..=u64::MAX)]
+    r64u: u64,
+    #[serialize(range = -(1 << 100)..=(1 << 101))]
+    r128: i128,
+    #[serialize(range = 0..=u128::MAX - 5)]
+    r128u: u128,
+    #[serialize(bits = 5)]
+    raw5: u8,
+    #[serialize(bits = 40)]
+    raw40: u64,
+    flag: bool,
+    plain: u16,
+    raw_float: f32,
+    raw_double: f64,
+    #[serialize(compressed(min = -100.0, max = 100.0, res = 0.01))]
+    speed: f32,
+    #[serialize(compressed(min = -1000.0, max = 1000.0, res = 0.001))]
+    code: u32,
+    #[serialize(fixed(integer_bits = 16, fraction_bits = 8, min = -100, max = 100))]
+    fixed: i128,
+    #[serialize(max_len = 12)]
+    name: String,
+    #[serialize(wide, max_len = 8)]
+    wide_name: String,
+    #[serialize(wide, max_len = 8)]
+    wide_units: Vec<u16>,
+    #[serialize(bytes)]
+    key: [u8; 4],
+    #[serialize(bytes, max_len = 16)]
+    blob: Vec<u8>,
+    #[serialize(max_len = 5, range = -100..=100)]
+    list: Vec<i32>,
+    #[serialize(range = 0..=6)]
+    array: [u8; 3],
+    #[serialize(range = 1..=9)]
+    maybe: Option<i16>,
+    nested: Inner,
+    #[serialize(max_len = 3)]
+    nested_list: Vec<Inner>,
+    mode: Mode,
+    #[serialize(quaternion)]
+    orientation: SmallestThree,
+    #[serialize(subset(bools, size = SUBSET))]
+    sub_bools: Vec<Entry<Inner>>,
+    #[serialize(subset(counted, size = SUBSET))]
+    sub_counted: Vec<Entry<Inner>>,
+    #[serialize(subset(sentinel, size = SUBSET))]
+    sub_sentinel: Vec<Entry<Inner>>,
+    #[serialize(subset(relative, size = WIDE_SUBSET))]
+    sub_relative: Vec<Entry<Inner>>,
+    #[serialize(subset(golomb, size = WIDE_SUBSET))]
+    sub_golomb: Vec<Entry<Inner>>,
+    moving: bool,
+    #[serialize(when = self.moving, otherwise = 0, range = -50..=50)]
+    velocity: i32,
+    #[serialize(before(align, check = "tail"), after(align))]
+    tail: u8,
+    #[serialize(with = odd)]
+    odd: u32,
+    #[serialize(skip)]
+    cache: u32,
+}
+
+fn subset(rng: &mut ChaCha8Rng, size: u32) -> Vec<Entry<Inner>> {
+    let density = rng.gen_range(0.0..=1.0);
+    let mut items = Vec::new();
+    for index in 0..size {
+        if rng.gen_bool(density) {
+            let value = Inner {
+                x: rng.gen_range(-3..=3),
+            };
+            items.push(Entry { index, value });
+        }
+    }
+    items
+}
+
+fn text(rng: &mut ChaCha8Rng, max_chars: usize) -> String {
+    let alphabet = ['a', 'Z', '7', 'é', '€', '𝄞'];
+    (0..rng.gen_range(0..=max_chars))
+        .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+        .collect()
+}
+
+fn everything(rng: &mut ChaCha8Rng) -> Everything {
+    let moving = rng.gen();
+    Everything {
+        r8: rng.gen_range(-10..=10),
+        r16: rng.gen_range(100..=60000),
+        r32: rng.gen_range(-1_000_000..=1_000_000),
+        r32u: rng.gen_range(0..=4_000_000_000),
+        r64: rng.gen_range(-5_000_000_000..=5_000_000_000),
+        r64u: rng.gen(),
+        r128: rng.gen_range(-(1 << 100)..=(1 << 101)),
+        r128u: rng.gen_range(0..=u128::MAX - 5),
+        raw5: rng.gen_range(0..32),
+        raw40: rng.gen_range(0..1 << 40),
+        flag: rng.gen(),
+        plain: rng.gen(),
+        raw_float: f32::from_bits(rng.gen()),
+        raw_double: f64::from_bits(rng.gen()),
+        speed: rng.gen_range(-100.0..=100.0),
+        code: rng.gen_range(0..=2_000_000),
+        fixed: rng.gen_range(-100 * 256..=100 * 256),
+        name: text(rng, 3),
+        wide_name: text(rng, 4),
+        wide_units: (0..rng.gen_range(0..=8))
+            .map(|_| rng.gen_range(1..0xD800))
+            .collect(),
+        key: rng.gen(),
+        blob: (0..rng.gen_range(0..=16)).map(|_| rng.gen()).collect(),
+        list: (0..rng.gen_range(0..=5))
+            .map(|_| rng.gen_range(-100..=100))
+            .collect(),
+        array: [
+            rng.gen_range(0..=6),
+            rng.gen_range(0..=6),
+            rng.gen_range(0..=6),
+        ],
+        maybe: rng.gen::<bool>().then(|| rng.gen_range(1..=9)),
+        nested: Inner {
+            x: rng.gen_range(-3..=3),
+        },
+        nested_list: (0..rng.gen_range(0..=3))
+            .map(|_| Inner {
+                x: rng.gen_range(-3..=3),
+            })
+            .collect(),
+        mode: match rng.gen_range(0..3) {
+            0 => Mode::Idle,
+            1 => Mode::Move {
+                heading: rng.gen_range(0..=359),
+            },
+            _ => Mode::Jump(rng.gen_range(0..8)),
+        },
+        orientation: SmallestThree::from_quaternion([rng.gen(), rng.gen(), rng.gen(), rng.gen()]),
+        sub_bools: subset(rng, SUBSET),
+        sub_counted: subset(rng, SUBSET),
+        sub_sentinel: subset(rng, SUBSET),
+        sub_relative: subset(rng, WIDE_SUBSET),
+        sub_golomb: subset(rng, WIDE_SUBSET),
+        moving,
+        velocity: if moving { rng.gen_range(-50..=50) } else { 0 },
+        tail: rng.gen(),
+        odd: rng.gen_range(0..=65535u32) | 1,
+        cache: 0,
+    }
+}
+
+/// `Everything` compared with its floats by their bits.
+fn bits_of(v: &Everything) -> String {
+    let mut v = v.clone();
+    let float = v.raw_float.to_bits();
+    let double = v.raw_double.to_bits();
+    v.raw_float = 0.0;
+    v.raw_double = 0.0;
+    format!("{v:?} {float} {double}")
+}
+
+#[test]
+fn every_attribute_writes_reads_measures_and_re_encodes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for _ in 0..1500 {
+        let mut value = everything(&mut rng);
+        let bytes = codec::to_vec(&mut value).expect("a valid value is written");
+        let bound = codec::measure(&mut value).unwrap();
+        assert!(
+            bound >= bytes.len() as u64 * 8 - 7,
+            "measure {bound} below {} bytes",
+            bytes.len()
+        );
+        let mut read: Everything = codec::from_slice(&bytes).expect("written bytes are read");
+        // Everything but the quantized float comes back as it was sent.
+        assert!(
+            (read.speed - value.speed).abs() <= 0.01,
+            "{} vs {}",
+            read.speed,
+            value.speed
+        );
+        let mut expected = value.clone();
+        expected.speed = read.speed;
+        assert_eq!(bits_of(&read), bits_of(&expected));
+        assert_eq!(
+            codec::to_vec(&mut read).unwrap(),
+            bytes,
+            "re-encoding changed the bytes"
+        );
+    }
+}
+
+/// Where each named field lies in the bytes of `value`: first offset and
+/// the offset just past it.
+fn field_span(value: &mut Everything, name: &str, first_only: bool) -> (u64, u64) {
+    let mut buf = vec![0u8; 4096];
+    let mut stream = Named::new(WriteStream::new(&mut buf));
+    value.serialize(&mut stream).unwrap();
+    stream
+        .span_of(name, first_only)
+        .unwrap_or_else(|| panic!("no field {name}"))
+}
+
+/// Sets every bit of `[from, to)`.
+fn set_bits(bytes: &mut [u8], from: u64, to: u64) {
+    for bit in from..to {
+        bytes[(bit / 8) as usize] |= 1 << (bit % 8);
+    }
+}
+
+#[test]
+fn every_out_of_range_value_is_refused_by_the_writer_and_by_the_reader_by_name() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    type Break = fn(&mut Everything);
+    // (declared name, the first bits of the field the reader checks, a lie)
+    let cases: [(&str, Break); 14] = [
+        ("r8", |v| v.r8 = 11),
+        ("r16", |v| v.r16 = 99),
+        ("r32", |v| v.r32 = -1_000_001),
+        ("r32u", |v| v.r32u = 4_000_000_001),
+        ("r64", |v| v.r64 = 5_000_000_001),
+        ("r128", |v| v.r128 = (1 << 101) + 1),
+        ("r128u", |v| v.r128u = u128::MAX),
+        ("raw5", |v| v.raw5 = 32),
+        ("raw40", |v| v.raw40 = 1 << 40),
+        ("speed", |v| v.speed = 100.5),
+        ("code", |v| v.code = 2_000_001),
+        ("fixed", |v| v.fixed = 100 * 256 + 1),
+        ("list", |v| v.list = vec![0; 6]),
+        ("name", |v| v.name = "thirteen char".into()),
+    ];
+    for _ in 0..50 {
+        let valid = everything(&mut rng);
+        for (name, lie) in cases {
+            let mut broken = valid.clone();
+            lie(&mut broken);
+            match codec::to_vec(&mut broken) {
+                Err(EncodeError::Invalid(DecodeError::OutOfRange { .. })) => {}
+                other => panic!("writer accepted {name} out of range: {other:?}"),
+            }
+        }
+    }
+    // The reader: the field's wire value set to all ones, which every one
+    // of these declarations leaves outside its range.
+    let readable = [
+        "r8", "r16", "r32", "r32u", "r64", "r128", "code", "fixed", "count", "mode",
+    ];
+    for _ in 0..50 {
+        let mut valid = everything(&mut rng);
+        valid.mode = Mode::Idle;
+        let bytes = codec::to_vec(&mut valid).unwrap();
+        for name in readable {
+            // Every list's count is named `count`: the first is the blob's.
+            let (from, to) = field_span(&mut valid, name, name == "count");
+            let mut forged = bytes.clone();
+            set_bits(&mut forged, from, to);
+            let mut read = Everything::default();
+            let mut stream = Named::new(ReadStream::new(&forged));
+            let refused = read.serialize(&mut stream).expect_err(name);
+            assert_eq!(refused, DecodeError::OutOfRange { at: from }, "{name}");
+            assert_eq!(
+                stream.refused_in(),
+                Some(name),
+                "refusal named the wrong field"
+            );
+        }
+    }
+}
+
+#[derive(Debug, Default, PartialEq, Serialize)]
+#[serialize(versions = 1..=3, upgrade = Profile::upgrade)]
+struct Profile {
+    #[serialize(range = 0..=99, after(integrity))]
+    level: u8,
+    #[serialize(added = 2, default = 7, bits = 4)]
+    color: u8,
+    #[serialize(removed = 3, range = 0..=9)]
+    old_rank: u8,
+    #[serialize(added = 3, range = 0..=90, after(integrity, align))]
+    rank: u8,
+    #[serialize(version)]
+    version: u32,
+}
+
+impl Profile {
+    fn upgrade(&mut self, version: u32) {
+        if version < 3 {
+            self.rank = self.old_rank * 10;
+        }
+    }
+}
+
+#[test]
+fn versioned_fields_follow_the_version_they_were_added_and_removed_in() {
+    // A revision 1 save: level, integrity 0, old_rank, integrity 1, padding.
+    let mut buf = vec![0u8; 64];
+    let mut s = WriteStream::new(&mut buf);
+    s.serialize_u32(&mut 1).unwrap();
+    s.serialize_int(&mut 42, 0, 99).unwrap();
+    s.serialize_u32(&mut 0).unwrap();
+    s.serialize_int(&mut 4, 0, 9).unwrap();
+    s.serialize_u32(&mut 1).unwrap();
+    let len = s.finish();
+    let old: Profile = codec::from_slice(&buf[..len]).unwrap();
+    assert_eq!(
+        old,
+        Profile {
+            level: 42,
+            color: 7,
+            old_rank: 4,
+            rank: 40,
+            version: 1
+        }
+    );
+    // The writer writes the latest revision, without the removed field.
+    let mut latest = Profile {
+        level: 5,
+        color: 3,
+        rank: 90,
+        ..Profile::default()
+    };
+    let bytes = codec::to_vec(&mut latest).unwrap();
+    let read: Profile = codec::from_slice(&bytes).unwrap();
+    assert_eq!(
+        (read.level, read.color, read.rank, read.version),
+        (5, 3, 90, 3)
+    );
+    // A future version and a broken counter are refused.
+    let mut future = bytes.clone();
+    future[0] = 4;
+    assert!(matches!(
+        codec::from_slice::<Profile>(&future),
+        Err(DecodeError::VersionTooNew {
+            found: 4,
+            latest: 3,
+            ..
+        })
+    ));
+    let mut broken = bytes;
+    broken[5] ^= 1;
+    assert!(matches!(
+        codec::from_slice::<Profile>(&broken),
+        Err(DecodeError::IntegrityMismatch { .. })
+    ));
+}
