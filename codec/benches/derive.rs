@@ -166,9 +166,11 @@ fn print_table(results: &Results) {
     println!("|---|---|---|---|---|");
     for group in ["packet_a", "packet_b", "packet_c", "save"] {
         for direction in ["encode", "decode"] {
+            // Criterion files `encode/derived` under `encode_derived`.
             let per_value = |who: &str| {
+                let function = format!("{direction}_{who}");
                 results
-                    .median_ns(&[group, direction, who])
+                    .median_ns(&[group, &function])
                     .map(|ns| ns / BATCH as f64)
             };
             let (derived, hand) = (per_value("derived"), per_value("hand-written"));
