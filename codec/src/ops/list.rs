@@ -53,10 +53,9 @@ pub fn serialize_list<S: Stream + ?Sized, T: Default>(
     let small = (max as usize).saturating_mul(size_of::<T>()) <= RESERVE_BYTES;
     let mut read = Vec::with_capacity(if count > 0 && small { max as usize } else { 0 });
     for _ in 0..count {
-        read.push(T::default());
-        if let Some(item) = read.last_mut() {
-            element(stream, item)?;
-        }
+        let mut item = T::default();
+        element(stream, &mut item)?;
+        read.push(item);
     }
     *items = read;
     Ok(())
