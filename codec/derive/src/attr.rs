@@ -39,14 +39,8 @@ pub enum Leaf {
     With(Path),
 }
 
-/// Zero bits, checks and integrity counters placed around a field.
-#[derive(Default)]
-pub struct Markers {
-    /// In the order written.
-    pub items: Vec<Marker>,
-}
-
-/// One marker.
+/// One marker: zero bits, a check or an integrity counter placed before or
+/// after a field, in the order written.
 pub enum Marker {
     /// `align`: zero bits to the next byte boundary.
     Align,
@@ -66,8 +60,8 @@ pub struct FieldAttrs {
     pub added: Option<Expr>,
     pub removed: Option<Expr>,
     pub default: Option<Expr>,
-    pub before: Markers,
-    pub after: Markers,
+    pub before: Vec<Marker>,
+    pub after: Vec<Marker>,
     pub name: Option<LitStr>,
     pub skip: bool,
     pub version: bool,
@@ -147,15 +141,15 @@ fn keyed<const N: usize>(meta: &ParseNestedMeta, keys: [&str; N]) -> Result<[Exp
         .map_err(|_| meta.error("internal: key count"))
 }
 
-fn markers(meta: &ParseNestedMeta) -> Result<Markers> {
-    let mut markers = Markers::default();
+fn markers(meta: &ParseNestedMeta) -> Result<Vec<Marker>> {
+    let mut markers = Vec::new();
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("align") {
-            markers.items.push(Marker::Align);
+            markers.push(Marker::Align);
         } else if inner.path.is_ident("check") {
-            markers.items.push(Marker::Check(inner.value()?.parse()?));
+            markers.push(Marker::Check(inner.value()?.parse()?));
         } else if inner.path.is_ident("integrity") {
-            markers.items.push(Marker::Integrity(inner.path.span()));
+            markers.push(Marker::Integrity(inner.path.span()));
         } else {
             return Err(inner.error(format!("unknown marker; expected one of: {MARKER_KEYS}")));
         }
@@ -315,11 +309,11 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
                 "default" => once(&mut out.default, meta.value()?.parse()?, &meta),
                 "name" => once(&mut out.name, meta.value()?.parse()?, &meta),
                 "before" => {
-                    out.before.items.extend(markers(&meta)?.items);
+                    out.before.extend(markers(&meta)?);
                     Ok(())
                 }
                 "after" => {
-                    out.after.items.extend(markers(&meta)?.items);
+                    out.after.extend(markers(&meta)?);
                     Ok(())
                 }
                 "skip" => {

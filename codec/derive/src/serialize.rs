@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Error, Expr, Fields, Ident, Result, Type, WherePredicate};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs, Marker, Markers};
+use crate::attr::{self, ContainerAttrs, FieldAttrs, Marker};
 use crate::field::{Bound, Builder};
 
 /// A versioned struct's bounds.
@@ -53,10 +53,10 @@ fn stream(versions: Option<&Versions>) -> TokenStream {
     }
 }
 
-fn markers(list: &Markers, versions: Option<&Versions>) -> Result<TokenStream> {
+fn markers(list: &[Marker], versions: Option<&Versions>) -> Result<TokenStream> {
     let mut out = TokenStream::new();
     let stream = stream(versions);
-    for marker in &list.items {
+    for marker in list {
         out.extend(match marker {
             Marker::Align => quote! {{
                 let __s = #stream;
