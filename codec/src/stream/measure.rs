@@ -11,7 +11,7 @@ pub const ALIGN_BOUND_BITS: u64 = 7;
 /// Counts an upper bound of the bits a value writes, without writing.
 ///
 /// Every operation but the aligning ones costs its exact width; `align`,
-/// `bytes` and `string` are charged [`ALIGN_BOUND_BITS`] for padding. The
+/// `bytes` and `string` are charged `ALIGN_BOUND_BITS` for padding. The
 /// format's operations never fail here.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MeasureStream {

@@ -8,7 +8,7 @@
 //! | [`counted`] | `count int[0, size]`, then each `index int[0, size - 1]` (scene B) |
 //! | [`sentinel`] | each `index int[0, size]`, ended by the sentinel `size` (scene C) |
 //! | [`relative`] | the article's relative-index ladder, ended by `size` (scene D) |
-//! | [`golomb`] | Golomb-coded gaps, one parameter per packet (scene E's code) |
+//! | [`golomb()`] | Golomb-coded gaps, one parameter per packet (scene E's code) |
 //!
 //! Items are kept by strictly increasing index below `size`. A writer
 //! refuses items that break that rule ([`DecodeError::OutOfRange`],

@@ -117,7 +117,7 @@ impl SmallestThree {
 
     /// Whether the three components can belong to a unit quaternion: their
     /// squares, summed in `f32` in order, are at most 1. The squares come
-    /// from [`SQUARES`]: the same `f32` operations, done by the compiler
+    /// from `SQUARES`: the same `f32` operations, done by the compiler
     /// (every reader checks every quaternion, and the three divisions were a
     /// third of a scene's decode).
     #[must_use]
