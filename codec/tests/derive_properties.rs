@@ -325,6 +325,55 @@ fn every_out_of_range_value_is_refused_by_the_writer_and_by_the_reader_by_name()
     }
 }
 
+/// Ranges that a narrower carrier holds, on types wider than the carrier:
+/// a value the carrier cannot hold is outside the range too.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Carried {
+    #[serialize(range = 0..=100)]
+    small_u32: u32,
+    #[serialize(range = -100..=100)]
+    small_i64: i64,
+    #[serialize(range = 0..=100)]
+    small_u128: u128,
+    #[serialize(range = 1..=(1 << 40))]
+    mid_u128: u128,
+    #[serialize(range = u128::MAX - 10..=u128::MAX - 5)]
+    top_u128: u128,
+}
+
+#[test]
+fn a_value_beyond_the_carrier_of_its_range_is_refused_by_the_writer() {
+    let valid = Carried {
+        small_u32: 100,
+        small_i64: -100,
+        small_u128: 0,
+        mid_u128: 1 << 40,
+        top_u128: u128::MAX - 10,
+    };
+    let bytes = codec::to_vec(&mut valid.clone()).unwrap();
+    assert_eq!(codec::from_slice::<Carried>(&bytes), Ok(valid.clone()));
+    type Break = fn(&mut Carried);
+    let cases: [(&str, Break); 9] = [
+        ("small_u32", |v| v.small_u32 = 101),
+        ("small_u32", |v| v.small_u32 = u32::MAX),
+        ("small_i64", |v| v.small_i64 = i64::MIN),
+        ("small_i64", |v| v.small_i64 = 1 << 40),
+        ("small_u128", |v| v.small_u128 = u128::MAX),
+        ("mid_u128", |v| v.mid_u128 = 0),
+        ("mid_u128", |v| v.mid_u128 = u128::MAX),
+        ("top_u128", |v| v.top_u128 = 0),
+        ("top_u128", |v| v.top_u128 = u128::MAX),
+    ];
+    for (name, lie) in cases {
+        let mut broken = valid.clone();
+        lie(&mut broken);
+        match codec::to_vec(&mut broken) {
+            Err(EncodeError::Invalid(DecodeError::OutOfRange { .. })) => {}
+            other => panic!("writer accepted {name} = {broken:?}: {other:?}"),
+        }
+    }
+}
+
 #[derive(Debug, Default, PartialEq, Serialize)]
 #[serialize(versions = 1..=3, upgrade = Profile::upgrade)]
 struct Profile {

@@ -50,28 +50,34 @@ pub trait RawBits: Copy {
     ) -> Result<(), S::Error>;
 }
 
-/// Refuses, on a writer, a value outside `[min, max]`.
+/// `value` converted to a carrier that holds `[min, max]`. On a writer, a
+/// value the carrier cannot hold lies outside the range and is refused
+/// here; one it holds is range-checked by the carrier's own operation, so
+/// the check is made once. A reader's old value does not matter: it starts
+/// from `min`.
 #[inline]
-fn check_range<S: Stream + ?Sized, T: PartialOrd>(
+fn carried<S: Stream + ?Sized, C: Copy, T: TryInto<C>>(
     stream: &mut S,
-    value: &T,
-    min: &T,
-    max: &T,
-) -> Result<(), S::Error> {
-    if S::IS_WRITING && !(min..=max).contains(&value) {
-        let at = stream.bit_offset();
-        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    value: T,
+    min: C,
+) -> Result<C, S::Error> {
+    match value.try_into() {
+        Ok(wide) => Ok(wide),
+        Err(_) if S::IS_WRITING => {
+            let at = stream.bit_offset();
+            Err(stream.refuse(DecodeError::OutOfRange { at }))
+        }
+        Err(_) => Ok(min),
     }
-    Ok(())
 }
 
 /// Every type goes through the stream's own ranged operation for the
 /// narrowest carrier that holds its range (`int` for ranges inside `i32`,
 /// then `int64`, then `int128`), so streams that record what passes
 /// through them (the harness's field maps) see a ranged field with its
-/// bounds. The writer's range check comes first, so every conversion to the
-/// carrier is exact; so is the reader's conversion back, since the carrier
-/// refused anything outside `[min, max]`.
+/// bounds, and the carrier's operation is the one range check. The
+/// reader's conversion back is exact, since the carrier refused anything
+/// outside `[min, max]`.
 macro_rules! ranged {
     ($($t:ty),*) => {$(
         impl Ranged for $t {
@@ -85,15 +91,14 @@ macro_rules! ranged {
                 max: Self,
             ) -> Result<(), S::Error> {
                 debug_assert!(min <= max, "empty range");
-                check_range(stream, value, &min, &max)?;
                 if let (Ok(lo), Ok(hi)) = (i32::try_from(min), i32::try_from(max)) {
-                    let mut wide = i32::try_from(*value).unwrap_or(lo);
+                    let mut wide = carried(stream, *value, lo)?;
                     stream.serialize_int(&mut wide, lo, hi)?;
                     if S::IS_READING {
                         *value = <$t>::try_from(wide).unwrap_or(min);
                     }
                 } else if let (Ok(lo), Ok(hi)) = (i64::try_from(min), i64::try_from(max)) {
-                    let mut wide = i64::try_from(*value).unwrap_or(lo);
+                    let mut wide = carried(stream, *value, lo)?;
                     stream.serialize_int64(&mut wide, lo, hi)?;
                     if S::IS_READING {
                         *value = <$t>::try_from(wide).unwrap_or(min);
@@ -122,7 +127,7 @@ where
     T: Copy + TryFrom<i128> + TryInto<i128> + TryInto<u128> + TryFrom<u128>,
 {
     if let (Ok(lo), Ok(hi)) = (min.try_into(), max.try_into()) {
-        let mut wide: i128 = (*value).try_into().unwrap_or(lo);
+        let mut wide: i128 = carried(stream, *value, lo)?;
         stream.serialize_int128(&mut wide, lo, hi)?;
         if S::IS_READING {
             *value = T::try_from(wide).unwrap_or(min);
@@ -133,6 +138,10 @@ where
     let unsigned = |v: T| -> u128 { v.try_into().unwrap_or(0) };
     let (base, span) = (unsigned(min), unsigned(max).wrapping_sub(unsigned(min)));
     let mut offset = unsigned(*value).wrapping_sub(base);
+    // Unsigned, a value below `min` wraps to an offset above `span`.
+    if S::IS_WRITING && offset > span {
+        return Err(stream.refuse(DecodeError::OutOfRange { at }));
+    }
     wide::serialize_groups(stream, &mut offset, wide::bits_for_span128(span))?;
     if S::IS_READING {
         if offset > span {
