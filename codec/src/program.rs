@@ -207,7 +207,12 @@ impl Serialize for Field {
                 stream.serialize_int_relative_canonical(*previous, value)
             }
             Self::Check(label) => stream.serialize_check(label),
-            Self::Object(fields) => fields.iter_mut().try_for_each(|f| f.serialize(stream)),
+            Self::Object(fields) => {
+                // As `Stream::serialize_object`: refused on a failed reader
+                // even when empty.
+                stream.serialize_bits(&mut 0, 0)?;
+                fields.iter_mut().try_for_each(|f| f.serialize(stream))
+            }
         }
     }
 }

@@ -120,6 +120,47 @@ fn int_relative_field() -> impl Strategy<Value = Field> {
     })
 }
 
+/// Declarations that leave an operation nothing, or next to nothing, to
+/// read: zero-width ranges of every width, a fixed-point format with one
+/// value, empty byte runs and strings, a lone alignment.
+fn degenerate_field() -> impl Strategy<Value = Field> {
+    prop_oneof![
+        any::<i32>().prop_map(|v| Field::Int {
+            min: v,
+            max: v,
+            value: v
+        }),
+        any::<i64>().prop_map(|v| Field::Int64 {
+            min: v,
+            max: v,
+            value: v
+        }),
+        any::<i128>().prop_map(|v| Field::Int128 {
+            min: v,
+            max: v,
+            value: v
+        }),
+        (-100i128..=100).prop_map(|v| {
+            let format = Fixed::new(16, 8, v, v).expect("valid declaration");
+            Field::Fixed {
+                format,
+                raw: format.raw_min(),
+            }
+        }),
+        Just(Field::Bytes(Vec::new())),
+        Just(Field::String {
+            buffer_size: 1,
+            value: String::new()
+        }),
+        Just(Field::WString {
+            buffer_size: 1,
+            units: Vec::new()
+        }),
+        Just(Field::Align),
+        Just(Field::Object(Vec::new())),
+    ]
+}
+
 fn text() -> impl Strategy<Value = String> {
     "[^\u{0}]{0,12}"
 }
@@ -154,6 +195,7 @@ fn leaf_field() -> impl Strategy<Value = Field> {
         }),
         int_relative_field(),
         proptest::sample::select(vec!["end of packet", "object", "a", ""]).prop_map(Field::Check),
+        degenerate_field(),
     ]
 }
 
@@ -199,8 +241,103 @@ fn write(program: &mut Program, prefix: u32, prefix_value: u32) -> (Vec<u8>, u64
     (buf, bits)
 }
 
+/// The same declaration holding a value no read of it can produce where
+/// the declaration allows one (just below a range, bytes and text a read of
+/// zeros cannot give), so a destination that a refused read touched shows.
+fn poisoned(field: &Field) -> Field {
+    let mut field = field.clone();
+    match &mut field {
+        Field::Int { min, value, .. } => *value = min.wrapping_sub(1),
+        Field::Int64 { min, value, .. } => *value = min.wrapping_sub(1),
+        Field::Int128 { min, value, .. } => *value = min.wrapping_sub(1),
+        Field::Fixed { format, raw } => *raw = format.raw_min().wrapping_sub(1),
+        Field::Bytes(bytes) => bytes.iter_mut().for_each(|b| *b = 0xA5),
+        Field::String { value, .. } => *value = "poison".into(),
+        Field::WString { units, .. } => *units = "poison".encode_utf16().collect(),
+        Field::Object(fields) => *fields = fields.iter().map(poisoned).collect(),
+        _ => {}
+    }
+    field
+}
+
+/// A reader over `bytes` that has already refused, either by a rule
+/// (`rule`) or by reading past the end of its input.
+fn failed_reader(bytes: &[u8], rule: bool) -> (ReadStream<'_>, DecodeError) {
+    let mut stream = ReadStream::new(bytes);
+    let first = if rule {
+        stream.refuse(DecodeError::OutOfRange { at: 0 })
+    } else {
+        let mut wide = 0u128;
+        loop {
+            if let Err(why) = stream.serialize_u128(&mut wide) {
+                break why;
+            }
+        }
+    };
+    (stream, first)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Sticky failure, operation by operation: on a reader that has
+    /// refused, every operation of the format, whatever its declaration
+    /// (zero-width ones included), refuses with the first error, reads no
+    /// bit and leaves its destination as it was.
+    #[test]
+    fn a_failed_reader_refuses_every_operation_and_touches_nothing(
+        field in field(),
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        rule in any::<bool>(),
+    ) {
+        let (mut stream, first) = failed_reader(&bytes, rule);
+        let at = stream.bit_offset();
+        let mut destination = poisoned(&field);
+        let before = destination.clone();
+        prop_assert_eq!(destination.serialize(&mut stream), Err(first), "{:?}", field);
+        prop_assert_eq!(&destination, &before);
+        prop_assert_eq!(stream.bit_offset(), at);
+        prop_assert_eq!(codec::stream::expect_end(&mut stream), Err(first));
+    }
+
+    /// The same when the failure comes in the middle of a program: bytes
+    /// cut short or with one bit flipped. From the first refusal on, every
+    /// later field refuses with it, reads nothing and keeps its value.
+    #[test]
+    fn a_reader_that_fails_mid_program_refuses_every_later_field(
+        mut program in program(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<Option<prop::sample::Index>>(),
+    ) {
+        let (mut bytes, _) = write(&mut program, 0, 0);
+        prop_assume!(!bytes.is_empty());
+        match flip {
+            Some(bit) => {
+                let bit = bit.index(bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            None => bytes.truncate(cut.index(bytes.len())),
+        }
+        let mut stream = ReadStream::new(&bytes);
+        let mut first = None;
+        for field in &program.0 {
+            let mut destination = poisoned(field);
+            let before = destination.clone();
+            let at = stream.bit_offset();
+            let result = destination.serialize(&mut stream);
+            match first {
+                None => first = result.err(),
+                Some(why) => {
+                    prop_assert_eq!(result, Err(why), "{:?}", field);
+                    prop_assert_eq!(&destination, &before);
+                    prop_assert_eq!(stream.bit_offset(), at);
+                }
+            }
+        }
+        if let Some(why) = first {
+            prop_assert_eq!(codec::stream::expect_end(&mut stream), Err(why));
+        }
+    }
 
     #[test]
     fn write_then_read_returns_every_value(mut program in program(), prefix in 0u32..8, pv in any::<u32>()) {

@@ -16,21 +16,30 @@ pub const fn bits_for_span128(span: u128) -> u32 {
 
 /// The low `bits` bits of `value` (`bits` in `0..=128`) as 32-bit groups,
 /// lowest first. A reader assigns `value` only when every group was read.
+///
+/// Zero bits is one zero-bit group: the stream is consulted whatever the
+/// width, so a failed reader refuses a zero-width field too.
 pub fn serialize_groups<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u128,
     bits: u32,
 ) -> Result<(), S::Error> {
     debug_assert!(bits <= u128::BITS);
+    let bits = bits.min(u128::BITS);
     let mut assembled = 0u128;
     let mut shift = 0u32;
-    while shift < bits.min(u128::BITS) {
-        let width = bits.wrapping_sub(shift).min(GROUP_BITS);
-        let mask = u32::MAX >> GROUP_BITS.wrapping_sub(width);
+    loop {
+        let width = bits.saturating_sub(shift).min(GROUP_BITS);
+        let mask = u32::MAX
+            .checked_shr(GROUP_BITS.saturating_sub(width))
+            .unwrap_or(0);
         let mut group = (value.checked_shr(shift).unwrap_or(0) as u32) & mask;
         stream.serialize_bits(&mut group, width)?;
         assembled |= u128::from(group).checked_shl(shift).unwrap_or(0);
-        shift = shift.wrapping_add(width);
+        shift = shift.saturating_add(width);
+        if shift >= bits {
+            break;
+        }
     }
     if S::IS_READING {
         *value = assembled;

@@ -270,20 +270,33 @@ pub trait Stream {
         ops::check::serialize_check(self, label)
     }
 
-    /// A nested object: adds no bits of its own.
+    /// A nested object: adds no bits of its own. A failed reader refuses it
+    /// even when it has no fields.
     #[inline]
     fn serialize_object<T: Serialize>(&mut self, object: &mut T) -> Result<(), Self::Error>
     where
         Self: Sized,
     {
+        consult(self)?;
         object.serialize(self)
     }
+}
+
+/// Refuses when a reading stream has failed, and passes otherwise: a
+/// zero-bit read, which every stream answers from its failure state.
+/// Operations that may touch no bits at all (a zero-width field, an empty
+/// object, the end of a message) call it, so that every operation consults
+/// the stream whatever its width.
+#[inline]
+pub(crate) fn consult<S: Stream + ?Sized>(stream: &mut S) -> Result<(), S::Error> {
+    stream.serialize_bits(&mut 0, 0)
 }
 
 /// The end of a whole message on a reading stream: refuses any byte left
 /// after it ([`DecodeError::TrailingBytes`], at the end offset), so that two
 /// byte strings never decode to one value. Writing streams pass.
 pub fn expect_end<S: Stream>(stream: &mut S) -> Result<(), S::Error> {
+    consult(stream)?;
     if S::IS_READING && stream.bits_remaining() > 0 {
         let at = stream.bit_offset();
         return Err(stream.refuse(DecodeError::TrailingBytes { at }));
