@@ -2,13 +2,14 @@
 //!
 //! [`RecordingStream`] wraps any codec stream and notes each primitive that
 //! passes through it: bit offset, width, the name the codec gave it
-//! ([`codec::Stream::field_name`]), its kind (ranged integer with its span,
-//! padding, check with its label, ...) and its value. Written through a
+//! ([`codec::Stream::field_name`]), its role in the protocol (count, index,
+//! version, ...: [`codec::Stream::field_role`]), its kind (ranged integer
+//! with its span, padding, check with its label, ...) and its value. Written through a
 //! writer, the map tells the mutation classes where to lie; read through a
 //! reader, it is what `adversarial inspect` prints, up to the failing field.
 
 use codec::ops;
-use codec::{CompressedFloat, DecodeError, Fixed, Stream};
+use codec::{CompressedFloat, DecodeError, Fixed, Role, Stream};
 
 /// What a field is, as far as the rules that a reader enforces go.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +87,8 @@ pub struct Field {
     pub width: u64,
     /// The name the codec gave it.
     pub name: &'static str,
+    /// What it does in its protocol.
+    pub role: Role,
     /// What rule applies to it.
     pub kind: Kind,
     /// Its wire value (for byte runs, the first up to 8 bytes, little-endian).
@@ -112,6 +115,11 @@ impl FieldMap {
     pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Field> + 'a {
         self.fields.iter().filter(move |f| f.name == name)
     }
+
+    /// Fields with the role `role`, in order.
+    pub fn with_role(&self, role: Role) -> impl Iterator<Item = &Field> + '_ {
+        self.fields.iter().filter(move |f| f.role == role)
+    }
 }
 
 /// A stream that does what its inner stream does and records every field.
@@ -119,6 +127,7 @@ impl FieldMap {
 pub struct RecordingStream<S> {
     inner: S,
     name: &'static str,
+    role: Role,
     /// The kind the next `serialize_bits` gets, set by the operation that
     /// is running (a ranged int, a check, ...).
     kind: Option<Kind>,
@@ -131,6 +140,7 @@ impl<S: Stream> RecordingStream<S> {
         Self {
             inner,
             name: "",
+            role: Role::Value,
             kind: None,
             map: FieldMap::default(),
         }
@@ -158,6 +168,7 @@ impl<S: Stream> RecordingStream<S> {
             offset,
             width,
             name: self.name,
+            role: self.role,
             kind,
             value,
         });
@@ -213,6 +224,11 @@ impl<S: Stream> Stream for RecordingStream<S> {
 
     fn field_name(&mut self, name: &'static str) {
         self.name = name;
+        self.role = Role::Value;
+    }
+
+    fn field_role(&mut self, role: Role) {
+        self.role = role;
     }
 
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), S::Error> {

@@ -7,9 +7,10 @@
 //! their CRC refreshed after the lie, so the lie reaches the field behind
 //! it, except in the classes that attack the CRC itself.
 
-use crate::field_map::{Field, Kind};
+use crate::field_map::{Field, FieldMap, Kind};
 use crate::target::{Framing, Sample};
 use arbitrary::Unstructured;
+use codec::Role;
 
 /// A mutation class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -264,15 +265,20 @@ impl Builder<'_> {
     }
 }
 
-/// Names of ranged fields that belong to a class of their own.
-const SPECIAL_NAMES: [&str; 6] = [
-    "count",
-    "type",
-    "sentinel",
-    "index",
-    "relative_index",
-    "parameter",
-];
+/// Whether a field of `role` is left to the classes about that role (or,
+/// for ladders and codes, to none): `out-of-range-value` lies only in
+/// fields with no such role.
+fn has_own_class(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Count
+            | Role::PacketType
+            | Role::Sentinel
+            | Role::Index
+            | Role::RelativeIndex
+            | Role::Parameter
+    )
+}
 
 /// The cases of `class` for `sample`.
 pub fn cases(
@@ -290,11 +296,11 @@ pub fn cases(
     let len = sample.bytes.len();
     match class {
         Class::Valid => b.push(sample.bytes.clone(), Owed::Accept, "none".into()),
-        Class::OutOfRangeCount => b.out_of_range(|f| f.name == "count", u),
+        Class::OutOfRangeCount => b.out_of_range(|f| f.role == Role::Count, u),
         Class::OutOfRangeValue => b.out_of_range(
             |f| {
                 matches!(f.kind, Kind::Ranged { .. } | Kind::Compressed { .. })
-                    && !SPECIAL_NAMES.contains(&f.name)
+                    && !has_own_class(f.role)
             },
             u,
         ),
@@ -304,15 +310,16 @@ pub fn cases(
         ),
         Class::OutOfRangeSentinel => {
             b.out_of_range(
-                |f| f.name == "sentinel" && matches!(f.kind, Kind::Ranged { .. }),
+                |f| f.role == Role::Sentinel && matches!(f.kind, Kind::Ranged { .. }),
                 u,
             );
-            relative_sentinel_past_the_end(&mut b);
+            sentinel_ladder_past_the_end(&mut b);
         }
         Class::UnknownPacketType => {
-            if let (Some(types), Some(field)) =
-                (framing.packet_types, sample.map.named("type").next())
-            {
+            if let (Some(types), Some(field)) = (
+                framing.packet_types,
+                sample.map.with_role(Role::PacketType).next(),
+            ) {
                 let field = field.clone();
                 for value in values_above(u64::from(types) - 1, field.width, u) {
                     b.rewrite(&field, value, owed(&["unknown-packet-type"], field.offset));
@@ -379,7 +386,7 @@ pub fn cases(
             }
         }
         Class::MissingSentinel => {
-            if let Some(sentinel) = sample.map.named("sentinel").next() {
+            if let Some(sentinel) = sample.map.with_role(Role::Sentinel).next() {
                 let cut = (sentinel.offset / 8) as usize;
                 let mut bytes = sample.bytes[..cut].to_vec();
                 framing.seal(&mut bytes);
@@ -394,23 +401,11 @@ pub fn cases(
                 );
             }
         }
-        Class::RepeatedSentinel => {
-            // Scene C: an index of range [0, 1024] set to the sentinel ends the
-            // list early; the end check then reads the rest of the objects.
-            let indices: Vec<Field> = sample.map.named("index").cloned().collect();
-            let early: Vec<&Field> = indices
-                .iter()
-                .filter(|f| matches!(f.kind, Kind::Ranged { min: 0, span: 1024 }))
-                .collect();
-            for field in choose_some(early, u) {
-                let causes: &[&str] = &["non-zero-padding", "check-mismatch", "trailing-bytes"];
-                b.rewrite(field, 1024, Owed::Refusal { causes, at: None });
-            }
-        }
+        Class::RepeatedSentinel => repeated_sentinel(&mut b, u),
         Class::DuplicateIndex | Class::DecreasingIndex => {
             let indices: Vec<Field> = sample
                 .map
-                .named("index")
+                .with_role(Role::Index)
                 .filter(|f| matches!(f.kind, Kind::Ranged { .. }))
                 .cloned()
                 .collect();
@@ -484,9 +479,10 @@ pub fn cases(
             }
         }
         Class::FutureVersion => {
-            if let (Some(latest), Some(field)) =
-                (framing.latest_version, sample.map.named("version").next())
-            {
+            if let (Some(latest), Some(field)) = (
+                framing.latest_version,
+                sample.map.with_role(Role::Version).next(),
+            ) {
                 let field = field.clone();
                 let random = u.int_in_range(latest + 1..=u32::MAX).unwrap_or(u32::MAX);
                 for value in [latest + 1, latest + 2, random, u32::MAX] {
@@ -499,7 +495,7 @@ pub fn cases(
             }
         }
         Class::BrokenIntegrity => {
-            let counters: Vec<Field> = sample.map.named("integrity").cloned().collect();
+            let counters: Vec<Field> = sample.map.with_role(Role::Integrity).cloned().collect();
             for field in counters {
                 let flip = u.int_in_range(1..=u32::MAX).unwrap_or(1);
                 b.rewrite(
@@ -511,19 +507,21 @@ pub fn cases(
         }
         Class::InvalidUtf8 | Class::InteriorNul => string_lies(&mut b, u),
         Class::InvalidQuaternion => {
-            let parts: Vec<Field> = sample.map.named("orientation").cloned().collect();
+            // Smallest-three: the largest component's index, then three
+            // components. All three at their top code sum to more than one.
+            let parts: Vec<Field> = sample.map.with_role(Role::Quaternion).cloned().collect();
             let quaternions: Vec<&[Field]> = parts.chunks_exact(4).collect();
             for quaternion in choose_some(quaternions, u) {
                 let mut bytes = sample.bytes.clone();
                 for code in &quaternion[1..] {
-                    set_bits(&mut bytes, code.offset, code.width, 1023);
+                    set_bits(&mut bytes, code.offset, code.width, all_ones(code.width));
                 }
                 framing.seal(&mut bytes);
                 let at = quaternion[0].offset;
                 b.push(
                     bytes,
                     owed(&["invalid-quaternion"], at),
-                    format!("quaternion at bit {at} := 1023 x3"),
+                    format!("quaternion at bit {at}: every component at its top code"),
                 );
             }
         }
@@ -563,27 +561,77 @@ pub fn cases(
     b.cases
 }
 
-/// Scene D: when the sentinel's ladder takes the last tier, `int(126,
-/// 1025)`, its payload at the top (a difference of 1025) is legal as an int
-/// but lands past the sentinel from any previous index: the reader owes
-/// out-of-range at the ladder's first bit (the sample reader wrote out of
-/// bounds here).
-fn relative_sentinel_past_the_end(b: &mut Builder<'_>) {
-    let ladder: Vec<Field> = b.sample.map.named("sentinel").cloned().collect();
-    let (Some(first), Some(last)) = (ladder.first(), ladder.last()) else {
-        return;
-    };
-    let has_objects = b.sample.map.named("relative_index").next().is_some();
-    if has_objects
-        && last.kind
-            == (Kind::Ranged {
-                min: 126,
-                span: 899,
-            })
-    {
-        let at = first.offset;
-        b.rewrite(last, 899, owed(&["out-of-range"], at));
+/// A sentinel ladder (the relative index of scene D: flags, then a ranged
+/// difference) whose ranged step holds less than its top: the top is a
+/// larger difference than the one that reaches the sentinel, so the index
+/// lands past it, and the reader owes out-of-range at the ladder's first
+/// bit (the articles' sample reader wrote out of bounds here). A one-field
+/// sentinel (scene C) holds its top already and gets no case.
+fn sentinel_ladder_past_the_end(b: &mut Builder<'_>) {
+    for ladder in runs(&b.sample.map, Role::Sentinel) {
+        let (Some(first), Some(last)) = (ladder.first(), ladder.last()) else {
+            continue;
+        };
+        let Kind::Ranged { span, .. } = last.kind else {
+            continue;
+        };
+        if ladder.len() > 1 && last.value < u64::from(span) {
+            let at = first.offset;
+            b.rewrite(last, u64::from(span), owed(&["out-of-range"], at));
+        }
     }
+}
+
+/// A list ended by a sentinel that is a value of its indices' own range
+/// (scene C): that value written in place of an earlier index ends the list
+/// early. When nothing but padding and checks follows the sentinel, the
+/// reader then meets the rest of the list where it expects them and owes a
+/// refusal; otherwise what follows decides, and only panics and
+/// non-canonical accepts are wrong.
+fn repeated_sentinel(b: &mut Builder<'_>, u: &mut Unstructured<'_>) {
+    let map = &b.sample.map;
+    let mut from = 0;
+    let mut lies = Vec::new();
+    for sentinel in map.with_role(Role::Sentinel) {
+        if !matches!(sentinel.kind, Kind::Ranged { .. }) {
+            continue;
+        }
+        let early: Vec<Field> = map
+            .with_role(Role::Index)
+            .filter(|f| f.kind == sentinel.kind && (from..sentinel.offset).contains(&f.offset))
+            .cloned()
+            .collect();
+        let last_data = map
+            .fields
+            .iter()
+            .filter(|f| f.offset > sentinel.offset)
+            .all(|f| matches!(f.kind, Kind::Padding | Kind::Check { .. }));
+        let owed = if last_data {
+            let causes: &[&str] = &["non-zero-padding", "check-mismatch", "trailing-bytes"];
+            Owed::Refusal { causes, at: None }
+        } else {
+            Owed::Anything
+        };
+        lies.extend(early.into_iter().map(|f| (f, sentinel.value, owed.clone())));
+        from = sentinel.end();
+    }
+    for (field, value, owed) in choose_some(lies, u) {
+        b.rewrite(&field, value, owed);
+    }
+}
+
+/// Maximal runs of adjacent fields with the role `role`, in stream order.
+fn runs(map: &FieldMap, role: Role) -> Vec<Vec<Field>> {
+    let mut runs: Vec<Vec<Field>> = Vec::new();
+    for field in map.with_role(role) {
+        match runs.last_mut() {
+            Some(run) if run.last().is_some_and(|f| f.end() == field.offset) => {
+                run.push(field.clone());
+            }
+            _ => runs.push(vec![field.clone()]),
+        }
+    }
+    runs
 }
 
 /// At most [`MAX_FIELDS_PER_SAMPLE`] of `fields`, chosen at random, in order.

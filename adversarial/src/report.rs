@@ -153,6 +153,7 @@ fn field_json(field: &Field, next: Option<&Field>) -> Value {
         "offset": field.offset,
         "width": field.width,
         "kind": field.kind.label(),
+        "role": field.role.label(),
         "wire": field.value,
     });
     let extra = match field.kind {
@@ -230,8 +231,8 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
 #[must_use]
 pub fn fields_table(map: &FieldMap) -> String {
     let mut out = format!(
-        "{:>8} {:>6}  {:<18} {:<15} {}\n",
-        "offset", "width", "name", "kind", "value"
+        "{:>8} {:>6}  {:<18} {:<15} {:<14} {}\n",
+        "offset", "width", "name", "kind", "role", "value"
     );
     for field in &map.fields {
         let shown = match field.kind {
@@ -256,11 +257,12 @@ pub fn fields_table(map: &FieldMap) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>8} {:>6}  {:<18} {:<15} {}",
+            "{:>8} {:>6}  {:<18} {:<15} {:<14} {}",
             field.offset,
             field.width,
             field.name,
             field.kind.label(),
+            field.role.label(),
             shown
         );
     }

@@ -183,7 +183,7 @@ impl<P: Packet + Debug + Send + Sync> Target for PacketTarget<P> {
         );
         inspection.packet_type = inspection
             .map
-            .named("type")
+            .with_role(codec::Role::PacketType)
             .next()
             .map(|f| f.value.to_string())
             .or_else(|| (P::PACKET_TYPES == 1).then(|| "0".to_string()));

@@ -100,6 +100,7 @@ pub mod ops;
 pub mod packet;
 pub mod program;
 pub mod protocols;
+pub mod role;
 pub mod stream;
 pub mod subset;
 pub mod versioned;
@@ -112,6 +113,7 @@ pub use ops::fixed::Fixed;
 pub use ops::int::{bits_for_span, bits_required};
 pub use ops::wide::bits_for_span128;
 pub use packet::Packet;
+pub use role::Role;
 pub use stream::{MeasureStream, ReadStream, Serialize, Stream, WriteStream};
 
 /// Bits a ranged `int64(min, max)` costs.

@@ -83,6 +83,7 @@ fn serialize_type<P: Packet, S: Stream>(
 ) -> Result<(), S::Error> {
     let last = P::PACKET_TYPES.saturating_sub(1);
     stream.field_name("type");
+    stream.field_role(crate::role::Role::PacketType);
     let at = stream.bit_offset();
     let mut wire = *packet_type;
     stream.serialize_bits(&mut wire, bits_required(0, last as i32))?;
@@ -100,6 +101,7 @@ pub fn serialize_packet<P: Packet, S: Stream>(
     stream: &mut S,
 ) -> Result<(), S::Error> {
     stream.field_name("crc");
+    stream.field_role(crate::role::Role::Crc);
     stream.serialize_bits(&mut 0, CRC_BITS)?;
     let mut packet_type = packet.packet_type();
     serialize_type::<P, S>(stream, &mut packet_type)?;
@@ -115,6 +117,7 @@ pub fn serialize_packet<P: Packet, S: Stream>(
 pub fn read_fields<P: Packet, S: Stream>(stream: &mut S) -> Result<P, S::Error> {
     debug_assert!(S::IS_READING);
     stream.field_name("crc");
+    stream.field_role(crate::role::Role::Crc);
     stream.serialize_bits(&mut 0, CRC_BITS)?;
     let mut packet_type = 0;
     serialize_type::<P, S>(stream, &mut packet_type)?;

@@ -30,6 +30,7 @@ impl<'s, S: Stream> Versioned<'s, S> {
         latest: u32,
     ) -> Result<Self, S::Error> {
         stream.field_name("version");
+        stream.field_role(crate::role::Role::Version);
         let at = stream.bit_offset();
         let mut wire = *version;
         stream.serialize_u32(&mut wire)?;
@@ -105,6 +106,7 @@ impl<'s, S: Stream> Versioned<'s, S> {
     /// the save lost its place.
     pub fn integrity(&mut self) -> Result<(), S::Error> {
         self.stream.field_name("integrity");
+        self.stream.field_role(crate::role::Role::Integrity);
         let at = self.stream.bit_offset();
         let expected = self.counter;
         let mut found = expected;

@@ -11,8 +11,8 @@ use crate::error::DecodeError;
 use crate::ops::ranged::Ranged;
 use crate::stream::Stream;
 
-/// The name every count carries in field maps: the harness finds a list's
-/// length by it, whatever the list is called.
+/// The name every count carries in field maps, with the role
+/// [`Role::Count`](crate::role::Role::Count).
 pub const COUNT: &str = "count";
 
 /// Bytes a reader may reserve at once for a non-empty list whose maximum is
@@ -29,6 +29,7 @@ fn serialize_count<S: Stream + ?Sized>(
 ) -> Result<u32, S::Error> {
     let mut count = u32::try_from(len).unwrap_or(u32::MAX);
     stream.field_name(COUNT);
+    stream.field_role(crate::role::Role::Count);
     Ranged::serialize_ranged(stream, &mut count, 0, max)?;
     Ok(count)
 }

@@ -18,6 +18,7 @@ use crate::error::DecodeError;
 use crate::ops;
 use crate::ops::compressed_float::CompressedFloat;
 use crate::ops::fixed::Fixed;
+use crate::role::Role;
 
 /// A stream that a [`Serialize`] type is written to, read from or measured by.
 ///
@@ -62,11 +63,19 @@ pub trait Stream {
     /// writer writes `value`'s bytes (the caller has checked them).
     fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), Self::Error>;
 
-    /// Names the fields that follow, until the next call. Streams that record
-    /// what passes through them (the harness's field maps) keep the name;
-    /// the codec's own streams ignore it, at no cost.
+    /// Names the fields that follow, until the next call, and gives them
+    /// the role [`Role::Value`]. Streams that record what passes through
+    /// them (the harness's field maps) keep the name; the codec's own
+    /// streams ignore it, at no cost.
     #[inline]
     fn field_name(&mut self, _name: &'static str) {}
+
+    /// Gives the fields that follow, up to the next [`Stream::field_name`],
+    /// a [`Role`] other than [`Role::Value`]: the operations that know a
+    /// field is a count, an index, a version, ... call it after naming the
+    /// field. Recording streams keep it; the codec's own streams ignore it.
+    #[inline]
+    fn field_role(&mut self, _role: Role) {}
 
     /// One bit.
     #[inline]

@@ -1,8 +1,9 @@
 //! Subsets with absolute indices: a bool per slot, a counted list, and a
 //! sentinel-terminated list.
 
-use super::{check_items, read_item, Indexed};
+use super::{check_items, payload, read_item, Indexed};
 use crate::error::DecodeError;
+use crate::role::Role;
 use crate::stream::Stream;
 
 /// A bool for every slot `0..size`, then the item when set.
@@ -17,9 +18,10 @@ pub fn bools<S: Stream, T: Indexed>(
         for index in 0..size {
             let mut send = pending.peek().is_some_and(|s| s.index() == index);
             stream.field_name("send");
+            stream.field_role(Role::Presence);
             stream.serialize_bool(&mut send)?;
             if let Some(item) = pending.next_if(|_| send) {
-                item.serialize_value(stream)?;
+                payload(stream, item)?;
             }
         }
         return Ok(());
@@ -28,6 +30,7 @@ pub fn bools<S: Stream, T: Indexed>(
     for index in 0..size {
         let mut send = false;
         stream.field_name("send");
+        stream.field_role(Role::Presence);
         stream.serialize_bool(&mut send)?;
         if send {
             read_item(stream, &mut read, index)?;
@@ -42,6 +45,7 @@ pub fn bools<S: Stream, T: Indexed>(
 #[inline]
 fn read_index<S: Stream>(stream: &mut S, previous: Option<u32>, max: u32) -> Result<u32, S::Error> {
     stream.field_name("index");
+    stream.field_role(Role::Index);
     let at = stream.bit_offset();
     let mut index = 0u32;
     crate::ops::ranged::Ranged::serialize_ranged(stream, &mut index, 0, max)?;
@@ -65,12 +69,14 @@ pub fn counted<S: Stream, T: Indexed>(
     let last = size.saturating_sub(1);
     let mut count = u32::try_from(items.len()).unwrap_or(u32::MAX);
     stream.field_name("count");
+    stream.field_role(Role::Count);
     crate::ops::ranged::Ranged::serialize_ranged(stream, &mut count, 0, size)?;
     if S::IS_WRITING {
         for item in items.iter_mut() {
             stream.field_name("index");
+            stream.field_role(Role::Index);
             crate::ops::ranged::Ranged::serialize_ranged(stream, &mut item.index(), 0, last)?;
-            item.serialize_value(stream)?;
+            payload(stream, item)?;
         }
         return Ok(());
     }
@@ -96,10 +102,12 @@ pub fn sentinel<S: Stream, T: Indexed>(
         check_items(stream, items, size)?;
         for item in items.iter_mut() {
             stream.field_name("index");
+            stream.field_role(Role::Index);
             crate::ops::ranged::Ranged::serialize_ranged(stream, &mut item.index(), 0, size)?;
-            item.serialize_value(stream)?;
+            payload(stream, item)?;
         }
         stream.field_name("sentinel");
+        stream.field_role(Role::Sentinel);
         return crate::ops::ranged::Ranged::serialize_ranged(stream, &mut size.clone(), 0, size);
     }
     let mut read = Vec::new();

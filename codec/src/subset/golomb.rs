@@ -32,9 +32,10 @@
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
 use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
-use super::{check_items, read_item, Indexed};
+use super::{check_items, payload, read_item, Indexed};
 use crate::error::DecodeError;
 use crate::ops::int::bits_for_span;
+use crate::role::Role;
 use crate::stream::Stream;
 
 /// Which indices a scene E packet codes as gaps.
@@ -340,6 +341,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
 ) -> Result<(), S::Error> {
     let mut wire = i32::from(*parameter);
     stream.field_name("parameter");
+    stream.field_role(Role::Parameter);
     stream.serialize_int(&mut wire, 0, LAST_PARAMETER)?;
     let (set, m) = entry(wire);
     let sentinel = i64::from(size);
@@ -352,7 +354,13 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         let mut previous = -1i64;
         loop {
             let coded = next_coded(items, next, previous, size, set);
-            stream.field_name(if coded == size { "sentinel" } else { "gap" });
+            if coded == size {
+                stream.field_name("sentinel");
+                stream.field_role(Role::Sentinel);
+            } else {
+                stream.field_name("gap");
+                stream.field_role(Role::Gap);
+            }
             let mut gap =
                 u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
             serialize_gap(stream, m, size, previous, &mut gap)?;
@@ -366,7 +374,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
                 if !sent_now {
                     break;
                 }
-                item.serialize_value(stream)?;
+                payload(stream, item)?;
                 next = next.saturating_add(1);
             }
             if coded == size {
@@ -381,6 +389,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     loop {
         let mut gap = 0;
         stream.field_name("gap");
+        stream.field_role(Role::Gap);
         serialize_gap(stream, m, size, previous, &mut gap)?;
         // gap <= size - previous, checked by serialize_gap.
         let coded = previous.saturating_add(i64::from(gap));

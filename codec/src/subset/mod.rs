@@ -111,7 +111,20 @@ fn read_item<S: Stream, T: Indexed>(
 ) -> Result<(), S::Error> {
     items.push(T::at(index));
     match items.last_mut() {
-        Some(item) => item.serialize_value(stream),
+        Some(item) => payload(stream, item),
         None => Ok(()),
     }
+}
+
+/// The name an item's payload starts under, so that a payload that names
+/// no field of its own (a plain `u8`, say) is not taken for the index or
+/// sentinel before it.
+pub const PAYLOAD: &str = "value";
+
+/// An item's payload, named [`PAYLOAD`] with the role `Value` until it
+/// names its own fields.
+#[inline]
+fn payload<S: Stream, T: Indexed>(stream: &mut S, item: &mut T) -> Result<(), S::Error> {
+    stream.field_name(PAYLOAD);
+    item.serialize_value(stream)
 }

@@ -2,8 +2,9 @@
 //! ended by the sentinel `size`. This ladder differs from the format's
 //! `int_relative`; the two are deliberately not shared.
 
-use super::{check_items, read_item, Indexed};
+use super::{check_items, payload, read_item, Indexed};
 use crate::error::DecodeError;
+use crate::role::Role;
 use crate::stream::Stream;
 
 /// After the one-bit tier (`1` means +1), each tier's flag then
@@ -56,17 +57,20 @@ pub fn relative<S: Stream, T: Indexed>(
         for item in items.iter_mut() {
             let index = i64::from(item.index());
             stream.field_name("relative_index");
+            stream.field_role(Role::RelativeIndex);
             serialize_difference(stream, &mut index.saturating_sub(previous), last)?;
-            item.serialize_value(stream)?;
+            payload(stream, item)?;
             previous = index;
         }
         stream.field_name("sentinel");
+        stream.field_role(Role::Sentinel);
         return serialize_difference(stream, &mut sentinel.saturating_sub(previous), last);
     }
     let mut read = Vec::new();
     let mut previous: i64 = -1;
     loop {
         stream.field_name("relative_index");
+        stream.field_role(Role::RelativeIndex);
         let at = stream.bit_offset();
         let mut difference = 0;
         serialize_difference(stream, &mut difference, last)?;

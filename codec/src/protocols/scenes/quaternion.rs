@@ -169,6 +169,7 @@ impl Serialize for SmallestThree {
         if S::IS_WRITING && (wire.largest > 3 || !wire.is_valid()) {
             return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));
         }
+        stream.field_role(crate::role::Role::Quaternion);
         let mut largest = u32::from(wire.largest);
         stream.serialize_bits(&mut largest, 2)?;
         wire.largest = largest as u8;
