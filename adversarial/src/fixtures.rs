@@ -1,9 +1,8 @@
 //! Deliberately broken readers, kept to prove the harness has teeth. Never
 //! used by the codec.
 
-use crate::generate;
 use crate::target::{Framing, Refusal, Sample, Target, Verdict};
-use arbitrary::Unstructured;
+use arbitrary::{Arbitrary, Unstructured};
 use codec::packet::{self, Packet};
 use codec::protocols::scenes::{Object, Scene, ScenePacket, Slot, Strategy, MAX_OBJECTS};
 use codec::{DecodeError, ReadStream, Serialize, Stream};
@@ -99,9 +98,9 @@ impl Target for BrokenSceneD {
     fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
         let mut packet = ScenePacket {
             strategy: Strategy::D,
-            scene: generate::scene(u)?,
+            scene: Scene::arbitrary(u)?,
         };
-        crate::targets::packet_sample(&mut packet).map_err(|_| arbitrary::Error::IncorrectFormat)
+        crate::protocol::packet_sample(&mut packet).map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {

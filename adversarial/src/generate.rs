@@ -1,171 +1,16 @@
-//! Valid values of every protocol, built from `arbitrary` bytes and biased
-//! toward the edges (range ends, empty and full lists, every density).
+//! Stream programs from `arbitrary` bytes: the "stream" target's fixed
+//! message with random values, and random programs of every operation for
+//! the stream round-trip fuzz target. (The protocols' values come from
+//! their own `Arbitrary` implementations, which the derive writes.)
 
 use arbitrary::{Result, Unstructured};
 use codec::program::{Field, Program};
-use codec::protocols::packets::{PacketA, PacketB, PacketC, TestPacket, MAX_ITEMS};
-use codec::protocols::scenes::{
-    Object, Scene, SceneE, ScenePacket, Slot, SmallestThree, Strategy, ANGULAR_VELOCITY,
-    LINEAR_VELOCITY, MAX_OBJECTS, POSITION,
-};
-use codec::protocols::score_save::{ScoreState, MAX_PLAYERS, MAX_SCORE, MIN_SCORE};
 use codec::{CompressedFloat, Fixed};
 
-/// An integer in `[min, max]`, one time in four at an end of the range.
-pub fn ranged(u: &mut Unstructured<'_>, min: i64, max: i64) -> Result<i64> {
-    Ok(match u.int_in_range(0..=7u8)? {
-        0 => min,
-        1 => max,
-        _ => u.int_in_range(min..=max)?,
-    })
-}
-
-fn ranged_i32(u: &mut Unstructured<'_>, min: i32, max: i32) -> Result<i32> {
-    Ok(ranged(u, i64::from(min), i64::from(max))? as i32)
-}
-
-/// A float of any bit pattern one time in four (NaN payloads, infinities,
-/// denormals), otherwise a plain game-world value.
-fn any_float(u: &mut Unstructured<'_>) -> Result<f32> {
-    Ok(if u.ratio(1, 4)? {
-        f32::from_bits(u.arbitrary()?)
-    } else {
-        f32::from(u.int_in_range(-30_000i16..=30_000)?) / 16.0
-    })
-}
-
-/// A packet of protocol "packets".
-pub fn test_packet(u: &mut Unstructured<'_>) -> Result<TestPacket> {
-    Ok(match u.int_in_range(0..=2u8)? {
-        0 => TestPacket::A(PacketA {
-            a: ranged_i32(u, -10, 10)?,
-            b: ranged_i32(u, -20, 20)?,
-            c: ranged_i32(u, -30, 30)?,
-        }),
-        1 => {
-            let count = ranged(u, 0, MAX_ITEMS as i64)? as usize;
-            let items = (0..count)
-                .map(|_| ranged_i32(u, -100, 100))
-                .collect::<Result<_>>()?;
-            TestPacket::B(PacketB { items })
-        }
-        _ => {
-            let position = [any_float(u)?, any_float(u)?, any_float(u)?];
-            let at_rest: bool = u.arbitrary()?;
-            let velocity = if at_rest {
-                [0.0; 3]
-            } else {
-                [any_float(u)?, any_float(u)?, any_float(u)?]
-            };
-            TestPacket::C(PacketC {
-                position,
-                at_rest,
-                velocity,
-            })
-        }
-    })
-}
+use codec::arbitrary::ranged;
 
 fn code(u: &mut Unstructured<'_>, format: &CompressedFloat) -> Result<u32> {
-    Ok(ranged(u, 0, i64::from(format.max_integer_value()))? as u32)
-}
-
-/// An object with any legal codes, resting or moving.
-pub fn object(u: &mut Unstructured<'_>) -> Result<Object> {
-    let position = [
-        code(u, &POSITION)?,
-        code(u, &POSITION)?,
-        code(u, &POSITION)?,
-    ];
-    let orientation =
-        SmallestThree::from_quaternion([any_unit(u)?, any_unit(u)?, any_unit(u)?, any_unit(u)?]);
-    let at_rest: bool = u.arbitrary()?;
-    let zero_linear = LINEAR_VELOCITY.quantize(0.0);
-    let zero_angular = ANGULAR_VELOCITY.quantize(0.0);
-    let (linear_velocity, angular_velocity) = if at_rest {
-        ([zero_linear; 3], [zero_angular; 3])
-    } else {
-        (
-            [
-                code(u, &LINEAR_VELOCITY)?,
-                code(u, &LINEAR_VELOCITY)?,
-                code(u, &LINEAR_VELOCITY)?,
-            ],
-            [
-                code(u, &ANGULAR_VELOCITY)?,
-                code(u, &ANGULAR_VELOCITY)?,
-                code(u, &ANGULAR_VELOCITY)?,
-            ],
-        )
-    };
-    Ok(Object {
-        position,
-        orientation,
-        at_rest,
-        linear_velocity,
-        angular_velocity,
-    })
-}
-
-fn any_unit(u: &mut Unstructured<'_>) -> Result<f32> {
-    Ok(f32::from(u.int_in_range(-1000i16..=1000)?) / 1000.0)
-}
-
-/// A scene at a density drawn from the edges as often as from the middle:
-/// empty, one object, every object, or a random subset.
-pub fn scene(u: &mut Unstructured<'_>) -> Result<Scene> {
-    let mut slots = Vec::new();
-    let density: u16 = match u.int_in_range(0..=5u8)? {
-        0 => 0,
-        1 => 1,
-        2 => 1024,
-        _ => u.int_in_range(0..=1024u16)?,
-    };
-    for index in 0..MAX_OBJECTS as u16 {
-        let present = match density {
-            0 => false,
-            1024 => true,
-            1 => slots.is_empty() && (index == 1023 || u.ratio(1, 512)?),
-            d => u.int_in_range(0..=1023u16)? < d,
-        };
-        if present {
-            slots.push(Slot {
-                index,
-                object: object(u)?,
-            });
-        }
-        if u.is_empty() && density != 1024 {
-            break;
-        }
-    }
-    Ok(Scene { slots })
-}
-
-/// A packet of protocol "scenes", any strategy.
-pub fn scene_packet(u: &mut Unstructured<'_>) -> Result<ScenePacket> {
-    let strategy = *u.choose(&Strategy::ALL)?;
-    Ok(ScenePacket {
-        strategy,
-        scene: scene(u)?,
-    })
-}
-
-/// A scene E packet, its parameter the writer's best or any other.
-pub fn scene_e(u: &mut Unstructured<'_>) -> Result<SceneE> {
-    let mut packet = SceneE::new(scene(u)?);
-    if u.ratio(1, 4)? {
-        packet.parameter = u.int_in_range(0..=15u8)?;
-    }
-    Ok(packet)
-}
-
-/// A score state of the latest revision.
-pub fn score_state(u: &mut Unstructured<'_>) -> Result<ScoreState> {
-    let count = ranged(u, 0, MAX_PLAYERS as i64)? as usize;
-    let scores = (0..count)
-        .map(|_| ranged_i32(u, MIN_SCORE, MAX_SCORE))
-        .collect::<Result<_>>()?;
-    Ok(ScoreState { scores })
+    ranged(u, 0, format.max_integer_value())
 }
 
 fn fixed(integer_bits: u32, fraction_bits: u32, min: i128, max: i128) -> Fixed {
@@ -275,7 +120,7 @@ pub fn stream_message(u: &mut Unstructured<'_>) -> Result<Program> {
                     raw & ((1u64 << *bits) - 1)
                 };
             }
-            Field::Int { min, max, value } => *value = ranged_i32(u, *min, *max)?,
+            Field::Int { min, max, value } => *value = ranged(u, *min, *max)?,
             Field::Bool(b) => *b = u.arbitrary()?,
             Field::Float { bits } => *bits = u.arbitrary()?,
             Field::Double { bits } => *bits = u.arbitrary()?,
@@ -354,7 +199,7 @@ fn any_field(u: &mut Unstructured<'_>) -> Result<Field> {
             Field::Int {
                 min,
                 max,
-                value: ranged_i32(u, min, max)?,
+                value: ranged(u, min, max)?,
             }
         }
         3 => {

@@ -17,6 +17,7 @@ pub mod generate;
 pub mod mutate;
 pub mod oracle;
 pub mod plain;
+pub mod protocol;
 pub mod replay;
 pub mod report;
 pub mod shrink;

@@ -7,6 +7,8 @@
 //! bytes and bit flips. `docs/HARNESS.md` shows how to plug one in, with
 //! [`crate::plain::PlainCodec`] doing most of the work.
 
+pub use crate::protocol::{message, packet, save, MessageTarget, PacketTarget};
+
 use crate::field_map::FieldMap;
 use arbitrary::Unstructured;
 use codec::packet::ProtocolId;

@@ -263,3 +263,48 @@
 //! assert_eq!(packet::decode::<Game>(&bytes)?, message);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Valid values (feature `arbitrary`)
+//!
+//! With `codec`'s feature `arbitrary` (on whenever the `adversarial`
+//! harness is a dependency), both derives also implement
+//! `arbitrary::Arbitrary`: every generated
+//! value obeys its declarations (ranges, widths, lengths, subsets, `when`
+//! with its `otherwise`, the latest version), leaning toward range ends,
+//! empty and full lists and every subset density. That is where the harness
+//! takes its valid samples from. Only a `with = path` field needs help: by
+//! default it takes its type's own `Arbitrary` value, and
+//! `arbitrary = path` names a `fn(&mut Unstructured) -> arbitrary::Result<T>`
+//! that makes valid ones. See `codec::arbitrary`.
+//!
+//! ```
+//! use codec::arbitrary::{ranged, Arbitrary, Result, Unstructured};
+//! use codec::{DecodeError, Serialize, Stream};
+//!
+//! /// An odd number in 16 bits, which no attribute can say.
+//! fn odd<S: Stream>(stream: &mut S, value: &mut u32) -> core::result::Result<(), S::Error> {
+//!     if S::IS_WRITING && (*value % 2 == 0 || *value > 0x1_FFFF) {
+//!         let at = stream.bit_offset();
+//!         return Err(stream.refuse(DecodeError::OutOfRange { at }));
+//!     }
+//!     let mut half = *value / 2;
+//!     stream.serialize_bits(&mut half, 16)?;
+//!     *value = half * 2 + 1;
+//!     Ok(())
+//! }
+//!
+//! fn odd_value(u: &mut Unstructured<'_>) -> Result<u32> {
+//!     Ok(ranged(u, 0u32, 0xFFFF)? * 2 + 1)
+//! }
+//!
+//! #[derive(Debug, Default, Serialize)]
+//! struct Key {
+//!     #[serialize(with = odd, arbitrary = odd_value)]
+//!     code: u32,
+//! }
+//!
+//! let mut key = Key::arbitrary(&mut Unstructured::new(&[3, 5, 8]))?;
+//! assert_eq!(key.code % 2, 1);
+//! codec::to_vec(&mut key)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```

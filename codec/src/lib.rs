@@ -93,6 +93,8 @@
 // and in this one alike.
 extern crate self as codec;
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod attributes;
 pub mod bits;
 mod error;
@@ -106,6 +108,15 @@ pub mod subset;
 pub mod versioned;
 
 pub use codec_derive::{Packet, Serialize};
+
+/// Without the feature `arbitrary`, the derive's `Arbitrary` implementations
+/// expand to nothing.
+#[cfg(not(feature = "arbitrary"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __when_arbitrary {
+    ($($item:tt)*) => {};
+}
 pub use error::{DecodeError, EncodeError};
 pub use ops::check::check_hash;
 pub use ops::compressed_float::CompressedFloat;

@@ -7,6 +7,7 @@
 
 mod named;
 
+use codec::arbitrary::{self, Arbitrary, Unstructured};
 use codec::protocols::scenes::SmallestThree;
 use codec::subset::Entry;
 use codec::{DecodeError, EncodeError, ReadStream, Serialize, Stream, WriteStream};
@@ -115,96 +116,53 @@ struct Everything {
     velocity: i32,
     #[serialize(before(align, check = "tail"), after(align))]
     tail: u8,
-    #[serialize(with = odd)]
+    #[serialize(with = odd, arbitrary = odd_value)]
     odd: u32,
     #[serialize(skip)]
     cache: u32,
 }
 
-fn subset(rng: &mut ChaCha8Rng, size: u32) -> Vec<Entry<Inner>> {
-    let density = rng.gen_range(0.0..=1.0);
-    let mut items = Vec::new();
-    for index in 0..size {
-        if rng.gen_bool(density) {
-            let value = Inner {
-                x: rng.gen_range(-3..=3),
-            };
-            items.push(Entry { index, value });
-        }
-    }
-    items
-}
-
-fn text(rng: &mut ChaCha8Rng, max_chars: usize) -> String {
-    let alphabet = ['a', 'Z', '7', 'é', '€', '𝄞'];
-    (0..rng.gen_range(0..=max_chars))
-        .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
-        .collect()
-}
-
+/// A random `Everything` from the derive's own generator of valid values,
+/// fed with random bytes.
 fn everything(rng: &mut ChaCha8Rng) -> Everything {
-    let moving = rng.gen();
-    Everything {
-        r8: rng.gen_range(-10..=10),
-        r16: rng.gen_range(100..=60000),
-        r32: rng.gen_range(-1_000_000..=1_000_000),
-        r32u: rng.gen_range(0..=4_000_000_000),
-        r64: rng.gen_range(-5_000_000_000..=5_000_000_000),
-        r64u: rng.gen(),
-        r128: rng.gen_range(-(1 << 100)..=(1 << 101)),
-        r128u: rng.gen_range(0..=u128::MAX - 5),
-        raw5: rng.gen_range(0..32),
-        raw40: rng.gen_range(0..1 << 40),
-        flag: rng.gen(),
-        plain: rng.gen(),
-        raw_float: f32::from_bits(rng.gen()),
-        raw_double: f64::from_bits(rng.gen()),
-        speed: rng.gen_range(-100.0..=100.0),
-        code: rng.gen_range(0..=2_000_000),
-        fixed: rng.gen_range(-100 * 256..=100 * 256),
-        name: text(rng, 3),
-        wide_name: text(rng, 4),
-        wide_units: (0..rng.gen_range(0..=8))
-            .map(|_| rng.gen_range(1..0xD800))
-            .collect(),
-        key: rng.gen(),
-        blob: (0..rng.gen_range(0..=16)).map(|_| rng.gen()).collect(),
-        list: (0..rng.gen_range(0..=5))
-            .map(|_| rng.gen_range(-100..=100))
-            .collect(),
-        array: [
-            rng.gen_range(0..=6),
-            rng.gen_range(0..=6),
-            rng.gen_range(0..=6),
-        ],
-        maybe: rng.gen::<bool>().then(|| rng.gen_range(1..=9)),
-        nested: Inner {
-            x: rng.gen_range(-3..=3),
-        },
-        nested_list: (0..rng.gen_range(0..=3))
-            .map(|_| Inner {
-                x: rng.gen_range(-3..=3),
-            })
-            .collect(),
-        mode: match rng.gen_range(0..3) {
-            0 => Mode::Idle,
-            1 => Mode::Move {
-                heading: rng.gen_range(0..=359),
-            },
-            _ => Mode::Jump(rng.gen_range(0..8)),
-        },
-        orientation: SmallestThree::from_quaternion([rng.gen(), rng.gen(), rng.gen(), rng.gen()]),
-        sub_bools: subset(rng, SUBSET),
-        sub_counted: subset(rng, SUBSET),
-        sub_sentinel: subset(rng, SUBSET),
-        sub_relative: subset(rng, WIDE_SUBSET),
-        sub_golomb: subset(rng, WIDE_SUBSET),
-        moving,
-        velocity: if moving { rng.gen_range(-50..=50) } else { 0 },
-        tail: rng.gen(),
-        odd: rng.gen_range(0..=65535u32) | 1,
-        cache: 0,
+    let bytes: Vec<u8> = (0..rng.gen_range(0..2048)).map(|_| rng.gen()).collect();
+    Everything::arbitrary(&mut Unstructured::new(&bytes)).expect("the generator never fails")
+}
+
+/// Valid values of the hand-written field `odd`.
+fn odd_value(u: &mut Unstructured<'_>) -> arbitrary::Result<u32> {
+    Ok(codec::arbitrary::ranged(u, 0u32, 65535)? * 2 + 1)
+}
+
+#[test]
+fn generated_values_reach_every_edge_of_their_declarations() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let v = everything(&mut rng);
+        let edges = [
+            ("r8 min", v.r8 == -10),
+            ("r8 max", v.r8 == 10),
+            ("r128u max", v.r128u == u128::MAX - 5),
+            ("raw40 max", v.raw40 == (1 << 40) - 1),
+            ("code max", v.code == 2_000_000),
+            ("fixed min", v.fixed == -100 * 256),
+            ("speed max", v.speed == 100.0),
+            ("list empty", v.list.is_empty()),
+            ("list full", v.list.len() == 5),
+            ("name full", v.name.len() == 12),
+            ("maybe none", v.maybe.is_none()),
+            ("mode jump", matches!(v.mode, Mode::Jump(_))),
+            ("golomb empty", v.sub_golomb.is_empty()),
+            ("golomb full", v.sub_golomb.len() == WIDE_SUBSET as usize),
+            ("sentinel single", v.sub_sentinel.len() == 1),
+            ("resting", !v.moving && v.velocity == 0),
+        ];
+        seen.extend(edges.iter().filter(|(_, hit)| *hit).map(|(name, _)| *name));
+        // The `when` rule holds on every generated value.
+        assert!(v.moving || v.velocity == 0);
     }
+    assert_eq!(seen.len(), 16, "edges reached: {seen:?}");
 }
 
 /// `Everything` compared with its floats by their bits.

@@ -65,6 +65,9 @@ pub struct FieldAttrs {
     pub name: Option<LitStr>,
     pub skip: bool,
     pub version: bool,
+    /// `arbitrary = path`: valid values of a `with` field, for the
+    /// generated `Arbitrary` implementation.
+    pub arbitrary: Option<Path>,
     /// Where the attribute stands, for errors about the whole of it.
     pub span: Option<Span>,
 }
@@ -79,7 +82,8 @@ pub struct ContainerAttrs {
 }
 
 const FIELD_KEYS: &str = "range, bits, compressed, fixed, bytes, wide, quaternion, subset, with, \
-     max_len, when, otherwise, added, removed, default, before, after, name, skip, version";
+     arbitrary, max_len, when, otherwise, added, removed, default, before, after, name, skip, \
+     version";
 
 const MARKER_KEYS: &str = "align, check, integrity";
 
@@ -308,6 +312,7 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
                 "removed" => once(&mut out.removed, meta.value()?.parse()?, &meta),
                 "default" => once(&mut out.default, meta.value()?.parse()?, &meta),
                 "name" => once(&mut out.name, meta.value()?.parse()?, &meta),
+                "arbitrary" => once(&mut out.arbitrary, meta.value()?.parse()?, &meta),
                 "before" => {
                     out.before.extend(markers(&meta)?);
                     Ok(())
@@ -329,6 +334,13 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
                 ))),
             }
         })?;
+    }
+    if let (Some(path), false) = (&out.arbitrary, matches!(out.leaf, Some((Leaf::With(_), _)))) {
+        return Err(syn::Error::new(
+            path.span(),
+            "`arbitrary = path` generates the values of a `with = path` field; \
+             every other declaration generates its own",
+        ));
     }
     if out.otherwise.is_some() && out.when.is_none() {
         return Err(syn::Error::new(

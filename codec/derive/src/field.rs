@@ -22,6 +22,9 @@ pub struct Bound {
 pub struct Code {
     /// An expression of type `Result<(), __S::Error>`.
     pub expr: TokenStream,
+    /// An expression of the field's type: a valid value drawn from the
+    /// `arbitrary` input `__u` (it may use `?`).
+    pub generate: TokenStream,
     /// Compile-time assertions on the declaration, for a `const` item
     /// beside the impl (evaluated whether or not the impl is ever used).
     pub checks: TokenStream,
@@ -77,7 +80,7 @@ impl<'a> Builder<'a> {
 
     /// The code of the whole field.
     pub fn build(mut self, ty: &Type, place: TokenStream) -> Result<Code> {
-        let expr = self.layer(ty, place, false)?;
+        let (expr, generate) = self.layer(ty, place, false)?;
         if let (Some(max), false) = (&self.attrs.max_len, self.max_len_used) {
             return Err(Error::new(
                 max.span(),
@@ -86,6 +89,7 @@ impl<'a> Builder<'a> {
         }
         Ok(Code {
             expr,
+            generate,
             checks: self.checks,
             bound: self.bound,
         })
@@ -129,32 +133,45 @@ impl<'a> Builder<'a> {
     }
 
     /// One layer of the type; `inside` is set below an `Option` or a `Vec`.
-    fn layer(&mut self, ty: &Type, place: TokenStream, inside: bool) -> Result<TokenStream> {
+    /// Returns the code that serializes it and the code that generates a
+    /// valid value of it.
+    fn layer(
+        &mut self,
+        ty: &Type,
+        place: TokenStream,
+        inside: bool,
+    ) -> Result<(TokenStream, TokenStream)> {
         let attrs = self.attrs;
         let leaf = attrs.leaf.as_ref().map(|(leaf, _)| leaf);
         let name = self.name.clone();
         if let Type::Array(array) = ty {
             if matches!(leaf, Some(Leaf::Bytes)) && is(&array.elem, "u8") {
-                return Ok(quote!(__s.serialize_bytes(#place)));
+                return Ok((
+                    quote!(__s.serialize_bytes(#place)),
+                    quote!(::codec::arbitrary::Arbitrary::arbitrary(__u)?),
+                ));
             }
-            let inner = self.layer(&array.elem, quote!(__e), inside)?;
-            return Ok(quote! {
-                (#place).iter_mut().try_for_each(|__e| #inner)
-            });
+            let (inner, generate) = self.layer(&array.elem, quote!(__e), inside)?;
+            return Ok((
+                quote!((#place).iter_mut().try_for_each(|__e| #inner)),
+                quote!(::codec::arbitrary::array(__u, |__u| ::core::result::Result::Ok(#generate))?),
+            ));
         }
         if let Some((ident, argument)) = segment(ty) {
             match (ident.as_str(), argument, leaf) {
                 ("String", None, Some(Leaf::Wide)) => {
                     let max = self.max_len(ty, "a `String`")?;
-                    return Ok(
+                    return Ok((
                         quote!(::codec::ops::list::serialize_wide_string(__s, #place, #max)),
-                    );
+                        quote!(::codec::arbitrary::wide_string(__u, #max)?),
+                    ));
                 }
                 ("String", None, None) => {
                     let max = self.max_len(ty, "a `String`")?;
-                    return Ok(quote! {
-                        __s.serialize_string(#place, ::codec::ops::list::buffer_size(#max))
-                    });
+                    return Ok((
+                        quote!(__s.serialize_string(#place, ::codec::ops::list::buffer_size(#max))),
+                        quote!(::codec::arbitrary::string(__u, #max)?),
+                    ));
                 }
                 ("String", None, Some(leaf)) if !matches!(leaf, Leaf::With(_)) => {
                     return Err(Error::new(
@@ -165,31 +182,42 @@ impl<'a> Builder<'a> {
                 }
                 ("Vec", Some(inner), Some(Leaf::Bytes)) if is(inner, "u8") => {
                     let max = self.max_len(ty, "a `Vec`")?;
-                    return Ok(quote! {
-                        ::codec::ops::list::serialize_byte_vec(__s, #place, #max, #name)
-                    });
+                    return Ok((
+                        quote!(::codec::ops::list::serialize_byte_vec(__s, #place, #max, #name)),
+                        quote!(::codec::arbitrary::list(__u, #max, ::codec::arbitrary::Unstructured::arbitrary::<u8>)?),
+                    ));
                 }
                 ("Vec", Some(inner), Some(Leaf::Wide)) if is(inner, "u16") => {
                     let max = self.max_len(ty, "a `Vec`")?;
-                    return Ok(quote! {
-                        __s.serialize_wstring(#place, ::codec::ops::list::buffer_size(#max))
-                    });
+                    return Ok((
+                        quote!(__s.serialize_wstring(#place, ::codec::ops::list::buffer_size(#max))),
+                        quote!(::codec::arbitrary::wide_units(__u, #max)?),
+                    ));
                 }
                 ("Vec", Some(_), Some(Leaf::Subset { strategy, size })) => {
-                    return Ok(quote!(::codec::subset::#strategy(__s, #place, #size)));
+                    return Ok((
+                        quote!(::codec::subset::#strategy(__s, #place, #size)),
+                        quote!(::codec::arbitrary::subset(__u, #size)?),
+                    ));
                 }
                 ("Vec", Some(inner), _) if !matches!(leaf, Some(Leaf::With(_))) => {
                     let max = self.max_len(ty, "a `Vec`")?;
-                    let element = self.layer(inner, quote!(__e), true)?;
-                    return Ok(quote! {
-                        ::codec::ops::list::serialize_list(__s, #place, #max, #name, |__s, __e| #element)
-                    });
+                    let (element, generate) = self.layer(inner, quote!(__e), true)?;
+                    return Ok((
+                        quote! {
+                            ::codec::ops::list::serialize_list(__s, #place, #max, #name, |__s, __e| #element)
+                        },
+                        quote! {
+                            ::codec::arbitrary::list(__u, #max, |__u| ::core::result::Result::Ok(#generate))?
+                        },
+                    ));
                 }
                 ("Option", Some(inner), _) if !matches!(leaf, Some(Leaf::With(_))) => {
-                    let element = self.layer(inner, quote!(__e), true)?;
-                    return Ok(quote! {
-                        ::codec::ops::list::serialize_option(__s, #place, |__s, __e| #element)
-                    });
+                    let (element, generate) = self.layer(inner, quote!(__e), true)?;
+                    return Ok((
+                        quote!(::codec::ops::list::serialize_option(__s, #place, |__s, __e| #element)),
+                        quote!(::codec::arbitrary::option(__u, |__u| ::core::result::Result::Ok(#generate))?),
+                    ));
                 }
                 _ => {}
             }
@@ -197,17 +225,67 @@ impl<'a> Builder<'a> {
         self.leaf(ty, place, inside)
     }
 
-    /// The innermost values.
-    fn leaf(&mut self, ty: &Type, place: TokenStream, inside: bool) -> Result<TokenStream> {
+    /// The innermost values: the code that serializes them, and the code
+    /// that generates one.
+    fn leaf(
+        &mut self,
+        ty: &Type,
+        place: TokenStream,
+        inside: bool,
+    ) -> Result<(TokenStream, TokenStream)> {
         let span = self.leaf_span();
         let attrs = self.attrs;
+        let any =
+            quote_spanned!(ty.span()=> <#ty as ::codec::arbitrary::Arbitrary>::arbitrary(__u)?);
         let Some((leaf, _)) = &attrs.leaf else {
             self.bound = Some(Bound {
                 ty: ty.clone(),
                 default: inside,
             });
-            return Ok(quote_spanned!(ty.span()=> ::codec::Serialize::serialize(#place, __s)));
+            return Ok((
+                quote_spanned!(ty.span()=> ::codec::Serialize::serialize(#place, __s)),
+                any,
+            ));
         };
+        let serialize = self.leaf_serialize(leaf, ty, place, span)?;
+        let generate = match leaf {
+            Leaf::Range { min, max } => quote_spanned! {span=>
+                ::codec::arbitrary::ranged::<#ty>(__u, #min, #max)?
+            },
+            Leaf::Bits(bits) => quote_spanned! {span=>
+                ::codec::arbitrary::raw_bits::<#ty>(__u, #bits)?
+            },
+            Leaf::Compressed { min, max, res } => quote_spanned! {span=>
+                <#ty as ::codec::arbitrary::ArbitraryCompressed>::arbitrary_compressed(
+                    __u,
+                    &const { ::codec::CompressedFloat::new(#min, #max, #res) },
+                    #min,
+                    #max,
+                )?
+            },
+            Leaf::Fixed { .. } => {
+                let format = fixed_format(leaf, span);
+                quote_spanned!(span=> ::codec::arbitrary::fixed(__u, #format)?)
+            }
+            Leaf::Quaternion => quote_spanned!(span=> ::codec::arbitrary::quaternion(__u)?),
+            Leaf::With(_) => match &attrs.arbitrary {
+                Some(path) => quote_spanned!(span=> #path(__u)?),
+                None => any,
+            },
+            // Refused by `leaf_serialize`.
+            Leaf::Bytes | Leaf::Wide | Leaf::Subset { .. } => TokenStream::new(),
+        };
+        Ok((serialize, generate))
+    }
+
+    /// The code that serializes an innermost value under `leaf`.
+    fn leaf_serialize(
+        &mut self,
+        leaf: &Leaf,
+        ty: &Type,
+        place: TokenStream,
+        span: Span,
+    ) -> Result<TokenStream> {
         Ok(match leaf {
             Leaf::Range { min, max } => {
                 let literals = literal::int(min).is_some() && literal::int(max).is_some();
@@ -264,18 +342,8 @@ impl<'a> Builder<'a> {
                         "`fixed`: the width must be 1 to 128 bits, min at most max, and both fit the width"
                     );
                 });
-                quote_spanned! {span=>
-                    __s.serialize_fixed(
-                        #place,
-                        &const {
-                            match ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max) {
-                                ::core::option::Option::Some(format) => format,
-                                // Refused at compile time by the check beside the impl.
-                                ::core::option::Option::None => ::core::panic!("invalid `fixed` declaration"),
-                            }
-                        },
-                    )
-                }
+                let format = fixed_format(leaf, span);
+                quote_spanned!(span=> __s.serialize_fixed(#place, #format))
             }
             Leaf::Quaternion => quote_spanned! {span=>
                 <::codec::protocols::scenes::SmallestThree as ::codec::Serialize>::serialize(#place, __s)
@@ -298,5 +366,27 @@ impl<'a> Builder<'a> {
                 ))
             }
         })
+    }
+}
+
+/// A `&Fixed` constant for a `fixed(...)` declaration.
+fn fixed_format(leaf: &Leaf, span: Span) -> TokenStream {
+    let Leaf::Fixed {
+        integer_bits,
+        fraction_bits,
+        min,
+        max,
+    } = leaf
+    else {
+        return TokenStream::new();
+    };
+    quote_spanned! {span=>
+        &const {
+            match ::codec::Fixed::new(#integer_bits, #fraction_bits, #min, #max) {
+                ::core::option::Option::Some(format) => format,
+                // Refused at compile time by the check beside the impl.
+                ::core::option::Option::None => ::core::panic!("invalid `fixed` declaration"),
+            }
+        }
     }
 }

@@ -52,6 +52,7 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let mut type_arms = TokenStream::new();
     let mut empty_arms = TokenStream::new();
     let mut payload_arms = TokenStream::new();
+    let mut generate_arms = TokenStream::new();
     for (index, variant) in data.variants.iter().enumerate() {
         let tag = u32::try_from(index).unwrap_or(u32::MAX);
         let ident = &variant.ident;
@@ -64,11 +65,15 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
                 payload_arms.extend(quote! {
                     Self::#ident(payload) => ::codec::Serialize::serialize(payload, __stream),
                 });
+                generate_arms.extend(quote! {
+                    #tag => Self::#ident(::codec::arbitrary::Arbitrary::arbitrary(__u)?),
+                });
             }
             Fields::Unit => {
                 type_arms.extend(quote!(Self::#ident => #tag,));
                 empty_arms.extend(quote!(#tag => ::core::option::Option::Some(Self::#ident),));
                 payload_arms.extend(quote!(Self::#ident => ::core::result::Result::Ok(()),));
+                generate_arms.extend(quote!(#tag => Self::#ident,));
             }
             _ => {
                 return Err(Error::new(
@@ -80,6 +85,16 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     }
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let arbitrary = crate::serialize::arbitrary_impl(
+        input,
+        &quote! {
+            let __tag = __u.choose_index(#types as usize)?;
+            ::core::result::Result::Ok(match <::core::primitive::u32 as ::core::convert::TryFrom<usize>>::try_from(__tag).unwrap_or(::core::primitive::u32::MAX) {
+                #generate_arms
+                _ => return ::core::result::Result::Err(::codec::arbitrary::Error::IncorrectFormat),
+            })
+        },
+    );
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics ::codec::packet::Packet for #ident #ty_generics #where_clause {
@@ -108,5 +123,7 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
                 match self { #payload_arms }
             }
         }
+
+        #arbitrary
     })
 }

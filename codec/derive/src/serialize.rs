@@ -24,6 +24,27 @@ struct Body {
     bounds: Vec<Bound>,
     /// Field types a reader must build from nothing (enum variants).
     defaults: Vec<Type>,
+    /// For the `Arbitrary` implementation: each field's generated value,
+    /// in declaration order.
+    generated: Vec<TokenStream>,
+    /// For the `Arbitrary` implementation: statements that give a field
+    /// its `otherwise` value when its `when` condition is false.
+    fixups: TokenStream,
+    /// The body of `Arbitrary::arbitrary`.
+    arbitrary: TokenStream,
+}
+
+/// `Self { a: .., b: .. }`, `Self(.., ..)` or `Self`, from `values` in
+/// field order.
+fn construct(path: TokenStream, fields: &Fields, values: &[TokenStream]) -> TokenStream {
+    match fields {
+        Fields::Named(named) => {
+            let members = named.named.iter().map(|f| &f.ident);
+            quote!(#path { #(#members: #values),* })
+        }
+        Fields::Unnamed(_) => quote!(#path ( #(#values),* )),
+        Fields::Unit => path,
+    }
 }
 
 /// Where a field lives: the `&mut` expression to serialize through, and the
@@ -112,9 +133,17 @@ fn field(
         ));
     }
 
+    let default = attrs.default.as_ref().map_or_else(
+        || quote!(::core::default::Default::default()),
+        ToTokens::to_token_stream,
+    );
     let core = if attrs.version {
+        let latest = versions.map(|v| &v.latest);
+        body.generated.push(quote!(#latest));
         quote!(if #reading { #assign = __save.version(); })
     } else if attrs.skip {
+        body.generated
+            .push(quote!(::core::default::Default::default()));
         quote!()
     } else {
         let name = name_of(field, index, &attrs);
@@ -123,6 +152,13 @@ fn field(
         if let Some(bound) = code.bound {
             body.bounds.push(bound);
         }
+        // A writer writes the latest version, where a removed field is
+        // absent: its value is the one a reader would give it.
+        body.generated.push(if attrs.removed.is_some() {
+            default.clone()
+        } else {
+            code.generate
+        });
         body.checks.extend(code.checks);
         let expr = code.expr;
         let stream = stream(versions);
@@ -136,6 +172,14 @@ fn field(
                 || quote!(::core::default::Default::default()),
                 ToTokens::to_token_stream,
             );
+            let (when_there, otherwise_there, assign_there) = (
+                replace_self(when.to_token_stream()),
+                replace_self(otherwise.clone()),
+                replace_self(assign.clone()),
+            );
+            body.fixups.extend(quote! {
+                if !(#when_there) { #assign_there = #otherwise_there; }
+            });
             core = quote! {
                 if #when #core else if #reading { #assign = #otherwise; }
             };
@@ -151,10 +195,6 @@ fn field(
                 Some(removed) => quote!(::core::option::Option::Some(#removed)),
                 None => quote!(::core::option::Option::None),
             };
-            let default = attrs.default.as_ref().map_or_else(
-                || quote!(::core::default::Default::default()),
-                ToTokens::to_token_stream,
-            );
             if attrs.added.is_some() {
                 body.checks.extend(quote_spanned! {span=>
                     ::core::assert!(#added >= #first && #added <= #latest,
@@ -175,6 +215,26 @@ fn field(
     };
     body.stmts.extend(quote!(#before #core #after));
     Ok(())
+}
+
+/// `tokens` with `self` renamed `__this`: a `when` condition written for
+/// the `serialize` method, evaluated on a value under construction.
+fn replace_self(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Ident(ident) if ident == "self" => {
+                TokenTree::Ident(Ident::new("__this", ident.span()))
+            }
+            TokenTree::Group(group) => {
+                let mut replaced =
+                    proc_macro2::Group::new(group.delimiter(), replace_self(group.stream()));
+                replaced.set_span(group.span());
+                TokenTree::Group(replaced)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// Whether `ty` names one of `params`.
@@ -244,6 +304,16 @@ fn struct_body(fields: &Fields, container: &ContainerAttrs, params: &[Ident]) ->
         };
         field(f, index, &place, versions.as_ref(), params, &mut body)?;
     }
+    let made = construct(quote!(Self), fields, &body.generated);
+    let fixups = &body.fixups;
+    body.arbitrary = quote! {
+        let mut __this = #made;
+        {
+            let __this = &mut __this;
+            #fixups
+        }
+        ::core::result::Result::Ok(__this)
+    };
     let stmts = std::mem::take(&mut body.stmts);
     body.stmts = match &versions {
         None => {
@@ -304,6 +374,7 @@ fn enum_body(
     let mut tags = TokenStream::new();
     let mut fresh = TokenStream::new();
     let mut arms = TokenStream::new();
+    let mut generate_arms = TokenStream::new();
     for (tag, variant) in data.variants.iter().enumerate() {
         let tag = u32::try_from(tag).unwrap_or(u32::MAX);
         let ident = &variant.ident;
@@ -352,6 +423,22 @@ fn enum_body(
         }
         body.bounds.extend(variant_body.bounds);
         body.checks.extend(variant_body.checks);
+        // Each field into its binding, the `when` fix-ups on the bindings
+        // as `serialize` sees them (`&mut`), then the variant.
+        let generated = &variant_body.generated;
+        let fixups = &variant_body.fixups;
+        let values: Vec<TokenStream> = bindings.iter().map(|b| quote!(#b)).collect();
+        let made = construct(quote!(Self::#ident), &variant.fields, &values);
+        generate_arms.extend(quote! {
+            #tag => {
+                #(let mut #bindings = #generated;)*
+                {
+                    #(let #bindings = &mut #bindings;)*
+                    #fixups
+                }
+                #made
+            }
+        });
         let stmts = variant_body.stmts;
         arms.extend(quote!(#pattern => { #stmts }));
     }
@@ -373,6 +460,14 @@ fn enum_body(
             }
         }
         match self { #arms }
+    };
+    let variants = count;
+    body.arbitrary = quote! {
+        let __tag = __u.choose_index(#variants)?;
+        ::core::result::Result::Ok(match <::core::primitive::u32 as ::core::convert::TryFrom<usize>>::try_from(__tag).unwrap_or(::core::primitive::u32::MAX) {
+            #generate_arms
+            _ => return ::core::result::Result::Err(::codec::arbitrary::Error::IncorrectFormat),
+        })
     };
     Ok(body)
 }
@@ -400,6 +495,7 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let where_clause = where_clause(input, &body)?;
     let stmts = &body.stmts;
     let checks = &body.checks;
+    let arbitrary = arbitrary_impl(input, &body.arbitrary);
     Ok(quote! {
         // The declaration's rules, checked when the crate is built.
         #[allow(unused_parens, clippy::eq_op)]
@@ -417,5 +513,44 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
                 ::core::result::Result::Ok(())
             }
         }
+
+        #arbitrary
     })
+}
+
+/// `impl Arbitrary` with `body`, present when `codec`'s feature
+/// `arbitrary` is on. Every type parameter must be `Arbitrary` too.
+pub fn arbitrary_impl(input: &DeriveInput, body: &TokenStream) -> TokenStream {
+    let ident = &input.ident;
+    let mut generics = input.generics.clone();
+    let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    generics.params.insert(0, syn::parse_quote!('__a));
+    let clause = generics.make_where_clause();
+    for param in &params {
+        clause
+            .predicates
+            .push(syn::parse_quote!(#param: ::codec::arbitrary::Arbitrary<'__a>));
+    }
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    quote! {
+        ::codec::__when_arbitrary! {
+            #[automatically_derived]
+            impl #impl_generics ::codec::arbitrary::Arbitrary<'__a> for #ident #ty_generics #where_clause {
+                #[allow(
+                    clippy::needless_question_mark,
+                    unused_braces,
+                    unused_parens,
+                    unused_mut,
+                    unused_variables,
+                    clippy::unnecessary_mut_passed,
+                )]
+                fn arbitrary(
+                    __u: &mut ::codec::arbitrary::Unstructured<'__a>,
+                ) -> ::codec::arbitrary::Result<Self> {
+                    #body
+                }
+            }
+        }
+    }
 }

@@ -53,6 +53,17 @@ pub struct ScoreState {
     pub scores: Vec<i32>,
 }
 
+#[cfg(feature = "arbitrary")]
+impl<'a> crate::arbitrary::Arbitrary<'a> for ScoreState {
+    /// Up to [`MAX_PLAYERS`] scores, each in range.
+    fn arbitrary(u: &mut crate::arbitrary::Unstructured<'a>) -> crate::arbitrary::Result<Self> {
+        use crate::arbitrary::{list, ranged};
+        Ok(Self {
+            scores: list(u, MAX_PLAYERS as u32, |u| ranged(u, MIN_SCORE, MAX_SCORE))?,
+        })
+    }
+}
+
 /// A player as revisions 3 and 4 stored them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 struct OldPlayer {

@@ -16,6 +16,8 @@
 //! Every reader refuses indices out of range, duplicate or decreasing
 //! indices, and objects whose quaternion no unit quaternion has.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 mod entropy;
 mod object;
 mod quaternion;
