@@ -1,44 +1,106 @@
 //! A counting global allocator: how many bytes a read allocates at its peak,
 //! and how many it asks for in all.
 //!
-//! The `adversarial` binary installs [`CountingAllocator`]; the oracle asks
-//! [`peak_during`] for the peak a decode reaches above what was allocated
-//! before it. The benchmarks install it too and ask [`allocated_during`] for
-//! the bytes a decode requests. Where the allocator is not installed (the
-//! library's tests), both read as zero and the bound holds trivially.
+//! The oracle asks [`peak_during`] for the peak a decode reaches above what
+//! was live before it; the benchmarks ask [`allocated_during`] for the bytes
+//! a decode requests. Counts are kept per thread, so they hold under the
+//! parallel test runner: each test's reads are measured on its own thread.
+//!
+//! A binary (the `adversarial` command, a test file, a fuzz target) counts
+//! once it installs [`CountingAllocator`], which
+//! [`count_allocations!`](crate::count_allocations) does in one line.
+//! Without it every count reads zero; [`is_counting`] says which, and
+//! [`crate::check`] refuses to run a campaign whose allocation bound would
+//! hold trivially.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// Bytes requested since start: every allocation's size, and a growing
-/// reallocation's growth.
-static REQUESTED: AtomicUsize = AtomicUsize::new(0);
-/// Allocations and growing reallocations since start (a shrink asks for
-/// nothing new).
-static CALLS: AtomicUsize = AtomicUsize::new(0);
+/// This thread's counts. Plain `Cell`s with const initializers: reaching
+/// them never allocates and registers no destructor, so the allocator may
+/// touch them.
+#[derive(Clone, Copy)]
+struct Counts {
+    /// Live bytes allocated by this thread, minus what it freed (a block
+    /// freed here that another thread allocated can take it below zero).
+    current: isize,
+    /// The highest `current` since the last reset.
+    peak: isize,
+    /// Bytes requested: every allocation's size, and a growing
+    /// reallocation's growth.
+    requested: usize,
+    /// Allocations and growing reallocations (a shrink asks for nothing).
+    calls: usize,
+}
+
+thread_local! {
+    static COUNTS: Cell<Counts> = const {
+        Cell::new(Counts { current: 0, peak: 0, requested: 0, calls: 0 })
+    };
+}
+
+/// Applies `change` to this thread's counts, if the thread still has them
+/// (not during its teardown).
+#[inline]
+fn update(change: impl FnOnce(&mut Counts)) {
+    let _ = COUNTS.try_with(|cell| {
+        let mut counts = cell.get();
+        change(&mut counts);
+        cell.set(counts);
+    });
+}
+
+fn counts() -> Counts {
+    COUNTS.try_with(Cell::get).unwrap_or(Counts {
+        current: 0,
+        peak: 0,
+        requested: 0,
+        calls: 0,
+    })
+}
+
+fn signed(bytes: usize) -> isize {
+    isize::try_from(bytes).unwrap_or(isize::MAX)
+}
 
 /// Counts a request for `bytes` more.
 #[inline]
-fn count(bytes: usize) {
-    let now = CURRENT.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-    REQUESTED.fetch_add(bytes, Ordering::Relaxed);
-    CALLS.fetch_add(1, Ordering::Relaxed);
+fn grow(bytes: usize) {
+    update(|c| {
+        c.current = c.current.saturating_add(signed(bytes));
+        c.peak = c.peak.max(c.current);
+        c.requested = c.requested.saturating_add(bytes);
+        c.calls = c.calls.saturating_add(1);
+    });
 }
 
-/// The system allocator, counting live bytes and their peak.
+/// Counts `bytes` given back.
+#[inline]
+fn shrink(bytes: usize) {
+    update(|c| c.current = c.current.saturating_sub(signed(bytes)));
+}
+
+/// The system allocator, counting live bytes and their peak per thread.
 pub struct CountingAllocator;
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the
-// counters are plain atomics and never affect what is allocated.
+// counters are thread-local cells that never allocate and never affect
+// what is allocated.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: same contract as the caller's.
         let ptr = unsafe { System.alloc(layout) };
         if !ptr.is_null() {
-            count(layout.size());
+            grow(layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            grow(layout.size());
         }
         ptr
     }
@@ -46,7 +108,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        shrink(layout.size());
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -54,24 +116,48 @@ unsafe impl GlobalAlloc for CountingAllocator {
         let new = unsafe { System.realloc(ptr, layout, new_size) };
         if !new.is_null() {
             if new_size >= layout.size() {
-                count(new_size - layout.size());
+                grow(new_size - layout.size());
             } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+                shrink(layout.size() - new_size);
             }
         }
         new
     }
 }
 
-/// Runs `f` and returns its result with the peak bytes allocated during it,
-/// above what was live when it started. Single-threaded use only: other
-/// threads' allocations would be counted too.
+/// Installs [`CountingAllocator`] as this binary's global allocator: one
+/// line at the top of a test file, a fuzz target or a `main.rs`.
+///
+/// ```ignore
+/// adversarial::count_allocations!();
+/// ```
+#[macro_export]
+macro_rules! count_allocations {
+    () => {
+        #[global_allocator]
+        static ADVERSARIAL_COUNTING_ALLOCATOR: $crate::alloc::CountingAllocator =
+            $crate::alloc::CountingAllocator;
+    };
+}
+
+/// Whether this binary counts allocations (has installed
+/// [`CountingAllocator`]).
+#[must_use]
+pub fn is_counting() -> bool {
+    let ((), allocated) = allocated_during(|| {
+        std::hint::black_box(vec![0u8; 64]);
+    });
+    allocated.bytes > 0
+}
+
+/// Runs `f` and returns its result with the peak bytes this thread
+/// allocated during it, above what was live when it started.
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counts().current;
+    update(|c| c.peak = base);
     let result = f();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-    (result, peak)
+    let peak = counts().peak.saturating_sub(base);
+    (result, usize::try_from(peak).unwrap_or(0))
 }
 
 /// What a piece of code asked of the allocator.
@@ -83,15 +169,15 @@ pub struct Allocated {
     pub calls: usize,
 }
 
-/// Runs `f` and returns its result with what it asked of the allocator.
-/// Single-threaded use only, as [`peak_during`].
+/// Runs `f` and returns its result with what this thread asked of the
+/// allocator during it.
 pub fn allocated_during<T>(f: impl FnOnce() -> T) -> (T, Allocated) {
-    let bytes = REQUESTED.load(Ordering::Relaxed);
-    let calls = CALLS.load(Ordering::Relaxed);
+    let before = counts();
     let result = f();
+    let after = counts();
     let allocated = Allocated {
-        bytes: REQUESTED.load(Ordering::Relaxed).wrapping_sub(bytes),
-        calls: CALLS.load(Ordering::Relaxed).wrapping_sub(calls),
+        bytes: after.requested.wrapping_sub(before.requested),
+        calls: after.calls.wrapping_sub(before.calls),
     };
     (result, allocated)
 }

@@ -2,9 +2,10 @@
 //! tested and runnable on stable (the bolero tests call them too). Each
 //! panics when the promise breaks: that is how a fuzzer sees a failure.
 
+use crate::alloc::peak_during;
 use crate::generate;
 use crate::mutate::{self, Class};
-use crate::oracle::{judge, Outcome};
+use crate::oracle::{allocation_bound, judge, Outcome};
 use crate::target::{Target, Verdict};
 use crate::targets;
 use arbitrary::Unstructured;
@@ -17,7 +18,27 @@ fn target(name: &str) -> Box<dyn Target> {
 /// Raw bytes into a target's reader: a refusal is fine; an accept must
 /// re-encode to the same bytes; a panic is the crash.
 pub fn read(target_name: &str, data: &[u8]) {
-    match target(target_name).decode(data) {
+    read_target(target(target_name).as_ref(), data);
+}
+
+/// Raw bytes into `target`'s reader: a refusal is fine; an accept must
+/// re-encode to the same bytes; a panic, or a read that allocates beyond
+/// the bound for this many bytes (when the binary counts allocations), is
+/// the crash. One line in a user's fuzz target:
+///
+/// ```ignore
+/// fuzz_target!(|data: &[u8]| adversarial::fuzz::read_target(&my_game::target(), data));
+/// ```
+pub fn read_target(target: &dyn Target, data: &[u8]) {
+    let ((), peak) = peak_during(|| target.read_only(data));
+    let bound = allocation_bound(data.len());
+    assert!(
+        peak <= bound,
+        "{}: reading {} bytes allocated {peak} bytes at the peak (bound {bound})",
+        target.name(),
+        data.len()
+    );
+    match target.decode(data) {
         Verdict::Refused(_) => {}
         Verdict::Accepted {
             reencoded: Ok(again),
@@ -37,10 +58,15 @@ pub fn roundtrip_protocols(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let Some(target) = all.get(usize::from(pick) % all.len()) else {
-        return;
-    };
-    let Ok(sample) = target.generate(&mut Unstructured::new(rest)) else {
+    if let Some(target) = all.get(usize::from(pick) % all.len()) {
+        roundtrip_target(target.as_ref(), rest);
+    }
+}
+
+/// A valid packet of `target`, generated from `data`: it must be accepted
+/// and re-encode to its own bytes.
+pub fn roundtrip_target(target: &dyn Target, data: &[u8]) {
+    let Ok(sample) = target.generate(&mut Unstructured::new(data)) else {
         return;
     };
     match target.decode(&sample.bytes) {

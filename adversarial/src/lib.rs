@@ -9,6 +9,7 @@
 
 pub mod alloc;
 pub mod campaign;
+pub mod check;
 pub mod corpus;
 pub mod field_map;
 pub mod fixtures;

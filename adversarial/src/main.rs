@@ -1,7 +1,6 @@
 //! The `adversarial` command: attack the codec's readers with malicious
 //! packets and report what they do.
 
-use adversarial::alloc::CountingAllocator;
 use adversarial::campaign::{self, Budget, Config};
 use adversarial::mutate::Class;
 use adversarial::replay::{files_under, replay, target_for_path};
@@ -12,8 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+adversarial::count_allocations!();
 
 /// Builds valid packets, breaks them on purpose, and checks that every
 /// reader refuses each broken packet with the error it deserves: never a

@@ -684,6 +684,7 @@ fn string_lies(b: &mut Builder<'_>, u: &mut Unstructured<'_>) {
                     8,
                     if nul { 0 } else { 0xFF },
                 );
+                b.framing.seal(&mut bytes);
                 let causes: &'static [&'static str] = if nul {
                     &["interior-nul"]
                 } else {

@@ -1,6 +1,9 @@
 //! Raw bytes into the protocol "scenes" reader (scenes A-D).
 #![no_main]
 
+// Reads are held to the harness's allocation bound.
+adversarial::count_allocations!();
+
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     adversarial::fuzz::read("scenes", data);
 });

@@ -1,0 +1,151 @@
+//! The harness from a `#[test]`: one call runs every mutation class
+//! against your targets and fails the test, with the table and the shrunk
+//! inputs, when any verdict is not the one owed.
+//!
+//! ```no_run
+//! // tests/attack.rs of a game's crate
+//! adversarial::count_allocations!();
+//!
+//! # #[derive(Clone, Debug, Default, PartialEq, codec::Serialize)]
+//! # struct Input { #[serialize(range = -100..=100)] steer: i8 }
+//! # #[derive(Clone, Debug, PartialEq, codec::Packet)]
+//! # #[packet(protocol_id = 0x600D_6A3E, max_bytes = 64)]
+//! # enum GamePacket { Input(Input) }
+//! #[test]
+//! fn every_lie_is_refused() {
+//!     adversarial::check::campaign(vec![Box::new(
+//!         adversarial::target::packet::<GamePacket>("game"),
+//!     )])
+//!     .cases(10_000)
+//!     .run();
+//! }
+//! ```
+
+use crate::alloc::is_counting;
+use crate::campaign::{self, Budget, Config, Report};
+use crate::mutate::Class;
+use crate::report::{campaign_table, hex};
+use crate::target::Target;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// A campaign to run from a test; see [`campaign`].
+pub struct Campaign {
+    config: Config,
+}
+
+/// Every class against `targets`, 10,000 cases per target with seed 1
+/// unless told otherwise.
+#[must_use]
+pub fn campaign(targets: Vec<Box<dyn Target>>) -> Campaign {
+    Campaign {
+        config: Config {
+            targets,
+            classes: Class::ALL.to_vec(),
+            seed: 1,
+            budget: Budget::Cases(10_000),
+            crash_dir: None,
+            progress: false,
+            shrink: true,
+        },
+    }
+}
+
+impl Campaign {
+    /// This many cases per target.
+    #[must_use]
+    pub fn cases(mut self, cases: u64) -> Self {
+        self.config.budget = Budget::Cases(cases);
+        self
+    }
+
+    /// This many seconds in all, split between the targets.
+    #[must_use]
+    pub fn seconds(mut self, seconds: f64) -> Self {
+        self.config.budget = Budget::Seconds(seconds);
+        self
+    }
+
+    /// The seed of every random choice: the same seed, the same cases.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.config.seed = seed;
+        self
+    }
+
+    /// Only these classes.
+    #[must_use]
+    pub fn classes(mut self, classes: &[Class]) -> Self {
+        self.config.classes = classes.to_vec();
+        self
+    }
+
+    /// Also writes each failing input under `dir/<target>/`.
+    #[must_use]
+    pub fn crash_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.crash_dir = Some(dir.into());
+        self
+    }
+
+    /// Runs it and returns the report, whatever the verdicts.
+    ///
+    /// # Panics
+    ///
+    /// When this binary does not count allocations: add
+    /// `adversarial::count_allocations!();` to the test file, or the bound on
+    /// what a read may allocate would hold trivially.
+    #[must_use]
+    pub fn report(self) -> Report {
+        assert!(
+            is_counting(),
+            "this binary does not count allocations, so the campaign's bound on what a \
+             read allocates would hold trivially: add `adversarial::count_allocations!();` \
+             at the top of the test file"
+        );
+        campaign::run(&self.config)
+    }
+
+    /// Runs it, and fails the test unless every verdict was the one owed.
+    ///
+    /// # Panics
+    ///
+    /// With the table and every kept failure (shrunk, in hex) when a case
+    /// did not get its verdict; and as [`Campaign::report`] does.
+    #[track_caller]
+    pub fn run(self) -> Report {
+        let report = self.report();
+        assert!(report.passed(), "{}", failure_message(&report));
+        report
+    }
+}
+
+/// The table, then each kept failure with its input.
+fn failure_message(report: &Report) -> String {
+    let failed: u64 = report
+        .rows
+        .iter()
+        .map(|(_, _, tally)| tally.cases - tally.as_owed)
+        .sum();
+    let mut out = format!(
+        "the campaign found {failed} cases without the verdict owed (seed {})\n\n",
+        report.seed
+    );
+    out.push_str(&campaign_table(report));
+    for failure in &report.failures {
+        let _ = write!(
+            out,
+            "\n{} / {}: {:?}\n  lie: {}\n  owed: {:?}\n  input ({} bytes): {}\n",
+            failure.target,
+            failure.class.name(),
+            failure.outcome,
+            failure.lie,
+            failure.owed,
+            failure.bytes.len(),
+            hex(&failure.bytes),
+        );
+        if let Some(file) = &failure.file {
+            let _ = writeln!(out, "  written to {}", file.display());
+        }
+    }
+    out
+}

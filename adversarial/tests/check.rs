@@ -1,0 +1,98 @@
+//! The harness from a user's `#[test]`: a protocol declared with the
+//! derive, attacked through `target::packet` and `check::campaign`, passes;
+//! a reader that allocates far beyond its input fails the same call, with
+//! the table and the input in the message, under the parallel test runner.
+
+use adversarial::check;
+use adversarial::target::{self, Framing, Sample, Target, Verdict};
+use arbitrary::Unstructured;
+use codec::{Packet, Serialize};
+
+adversarial::count_allocations!();
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Input {
+    #[serialize(range = -100..=100)]
+    steer: i8,
+    #[serialize(max_len = 4, range = 0..=3)]
+    buttons: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Chat {
+    #[serialize(max_len = 40)]
+    line: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Packet)]
+#[packet(protocol_id = 0x600D_6A3E, max_bytes = 128)]
+enum GamePacket {
+    Input(Input),
+    Chat(Chat),
+    // Three types take a 2-bit field, so type 3 is a lie.
+    Leave,
+}
+
+fn game() -> target::PacketTarget<GamePacket> {
+    target::packet::<GamePacket>("game").about("a test's own protocol")
+}
+
+#[test]
+fn a_derived_protocol_gets_every_verdict_it_is_owed() {
+    let report = check::campaign(vec![Box::new(game())]).cases(3000).run();
+    let classes: Vec<&str> = report.rows.iter().map(|(_, c, _)| c.name()).collect();
+    for class in [
+        "out-of-range-count",
+        "out-of-range-value",
+        "unknown-packet-type",
+        "string-too-long",
+        "bad-check",
+        "bad-crc",
+    ] {
+        assert!(classes.contains(&class), "{class} had no case: {classes:?}");
+    }
+}
+
+/// The game's reader, allocating a megabyte whatever it reads.
+struct Hungry;
+
+impl Target for Hungry {
+    fn name(&self) -> &'static str {
+        "hungry"
+    }
+
+    fn about(&self) -> &'static str {
+        "allocates a megabyte per read"
+    }
+
+    fn framing(&self) -> Framing {
+        game().framing()
+    }
+
+    fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
+        game().generate(u)
+    }
+
+    fn read_only(&self, bytes: &[u8]) {
+        std::hint::black_box(vec![1u8; 1 << 20]);
+        game().read_only(bytes);
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Verdict {
+        game().decode(bytes)
+    }
+}
+
+#[test]
+fn a_reader_that_over_allocates_fails_the_campaign_with_its_input() {
+    let failed = std::panic::catch_unwind(|| {
+        check::campaign(vec![Box::new(Hungry)]).cases(50).run();
+    });
+    let message = failed.expect_err("the campaign passed a reader that over-allocates");
+    let message = message
+        .downcast_ref::<String>()
+        .expect("a formatted message");
+    assert!(message.contains("OverAllocated"), "{message}");
+    assert!(message.contains("input ("), "no input in:\n{message}");
+    assert!(message.contains("hungry"), "{message}");
+}
