@@ -10,6 +10,7 @@
 pub mod alloc;
 pub mod campaign;
 pub mod check;
+pub mod cli;
 pub mod corpus;
 pub mod field_map;
 pub mod fixtures;

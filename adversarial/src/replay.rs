@@ -2,7 +2,6 @@
 
 use crate::oracle::decode_guarded;
 use crate::target::{Refusal, Target, Verdict};
-use crate::targets;
 use std::path::{Path, PathBuf};
 
 /// What a stored input got.
@@ -58,14 +57,15 @@ pub fn replay(target: &dyn Target, bytes: &[u8]) -> Replayed {
     }
 }
 
-/// The target a stored file belongs to: the nearest enclosing directory
-/// named after a target (`corpus/scenes/x.bin`, `corpus/crashes/save/y`).
+/// The target among `targets` a stored file belongs to: the nearest
+/// enclosing directory named after one (`corpus/scenes/x.bin`,
+/// `corpus/crashes/save/y`).
 #[must_use]
-pub fn target_for_path(path: &Path) -> Option<Box<dyn Target>> {
+pub fn target_for_path<'a>(path: &Path, targets: &[&'a dyn Target]) -> Option<&'a dyn Target> {
     path.ancestors()
         .skip(1)
         .filter_map(|dir| dir.file_name()?.to_str())
-        .find_map(targets::by_name)
+        .find_map(|name| targets.iter().copied().find(|t| t.name() == name))
 }
 
 /// Every file under `paths` (directories walked recursively, sorted),

@@ -1,0 +1,336 @@
+//! The `adversarial` command line, for any set of targets: the
+//! `adversarial` binary runs it on this crate's targets, and a user's own
+//! binary runs it on theirs in a few lines:
+//!
+//! ```no_run
+//! // src/bin/attack.rs of a game's crate
+//! //!
+//! # #[derive(Clone, Debug, Default, PartialEq, codec::Serialize)]
+//! # struct Input { #[serialize(range = -100..=100)] steer: i8 }
+//! # #[derive(Clone, Debug, PartialEq, codec::Packet)]
+//! # #[packet(protocol_id = 0x600D_6A3E, max_bytes = 64)]
+//! # enum GamePacket { Input(Input) }
+//! fn main() -> std::process::ExitCode {
+//!     adversarial::cli::main(vec![Box::new(
+//!         adversarial::target::packet::<GamePacket>("game"),
+//!     )])
+//! }
+//! ```
+//!
+//! `campaign`, `replay`, `decode`, `inspect`, `seed-corpus` and `targets`
+//! then work on those targets exactly as on the built-in ones.
+
+use crate::campaign::{self, Budget, Config};
+use crate::corpus;
+use crate::mutate::Class;
+use crate::replay::{files_under, replay, target_for_path};
+use crate::report;
+use crate::target::Target;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Builds valid packets, breaks them on purpose, and checks that every
+/// reader refuses each broken packet with the error it deserves: never a
+/// panic, never an accepted packet that re-encodes to other bytes, never
+/// more memory than a small constant times the packet's length.
+///
+/// Start with `adversarial campaign`; `adversarial targets` lists the
+/// readers under attack.
+#[derive(Parser)]
+#[command(name = "adversarial", version, verbatim_doc_comment)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every target times every mutation class, then a table per target.
+    ///
+    /// Each sample is a valid packet from the target's generator; each class
+    /// rewrites one field of it (or cuts, appends, flips) and knows the
+    /// verdict the reader owes. Exits 0 only when every verdict was the one
+    /// owed and nothing panicked. Failing cases are shrunk and written under
+    /// the crash directory.
+    ///
+    /// Examples:
+    ///   adversarial campaign                       # all targets, about a minute
+    ///   adversarial campaign --seconds 600 --seed 7
+    ///   adversarial campaign --target scenes --class duplicate-index --cases 100000
+    ///   adversarial campaign --json campaign.json  # the table for machines
+    #[command(verbatim_doc_comment)]
+    Campaign(CampaignArgs),
+    /// Runs stored inputs and prints one verdict line each.
+    ///
+    /// Files or directories (walked recursively). Exits non-zero on any
+    /// panic or accepted input that re-encodes differently. The target comes
+    /// from --target or from the nearest directory named after one
+    /// (corpus/scenes/..., corpus/crashes/save/...).
+    Replay {
+        /// The target for every input.
+        #[arg(long)]
+        target: Option<String>,
+        /// Files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Decodes one file: the value, or the refusal and where it happened.
+    ///
+    /// A refusal names its cause, its bit offset and the field being read.
+    Decode(FileArgs),
+    /// Prints the field map of one file, up to the point of failure.
+    ///
+    /// One line per field: offset, width, name, kind, value; then the verdict.
+    Inspect(FileArgs),
+    /// Regenerates corpus/<target>/seed-*.bin from the generators.
+    ///
+    /// Uses a fixed seed. Regressions (corpus/crashes/) are never touched.
+    SeedCorpus {
+        /// The corpus directory.
+        #[arg(long, default_value = "corpus")]
+        dir: PathBuf,
+        /// Seeds per target.
+        #[arg(long, default_value_t = 16)]
+        count: usize,
+        /// The random seed.
+        #[arg(long, default_value_t = corpus::DEFAULT_SEED)]
+        seed: u64,
+    },
+    /// Lists the targets.
+    Targets,
+}
+
+#[derive(Args)]
+struct CampaignArgs {
+    /// Wall-clock budget in seconds, split evenly between targets.
+    #[arg(long, default_value_t = 60.0, conflicts_with = "cases")]
+    seconds: f64,
+    /// Instead of a time budget, this many cases per target.
+    #[arg(long)]
+    cases: Option<u64>,
+    /// Seed of every random choice; the same seed gives the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only these targets (repeat the flag); all by default.
+    #[arg(long = "target")]
+    targets: Vec<String>,
+    /// Only these classes (repeat the flag); all by default.
+    #[arg(long = "class", value_enum)]
+    classes: Vec<Class>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Where shrunk failing inputs go, as <dir>/<target>/campaign-<class>-<hash>.bin.
+    #[arg(long, default_value = "corpus/crashes")]
+    crash_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct FileArgs {
+    /// The target that reads the file.
+    #[arg(long)]
+    target: String,
+    /// Output JSON: the packet type and every field by name, floats as
+    /// numbers with their IEEE-754 bit patterns.
+    #[arg(long)]
+    json: bool,
+    /// The file.
+    file: PathBuf,
+}
+
+/// The targets a run may name: the default set, and fixtures that only run
+/// when named.
+struct Registry {
+    targets: Vec<Box<dyn Target>>,
+    fixtures: Vec<Box<dyn Target>>,
+}
+
+impl Registry {
+    fn names(&self) -> String {
+        let names: Vec<&str> = self.targets.iter().map(|t| t.name()).collect();
+        names.join(", ")
+    }
+
+    fn position(&self, name: &str) -> Result<(bool, usize), String> {
+        let find = |list: &[Box<dyn Target>]| list.iter().position(|t| t.name() == name);
+        find(&self.targets)
+            .map(|i| (false, i))
+            .or_else(|| find(&self.fixtures).map(|i| (true, i)))
+            .ok_or_else(|| format!("no target named {name:?}; the targets are {}", self.names()))
+    }
+
+    fn named(&self, name: &str) -> Result<&dyn Target, String> {
+        let (fixture, index) = self.position(name)?;
+        let list = if fixture {
+            &self.fixtures
+        } else {
+            &self.targets
+        };
+        list.get(index)
+            .map(AsRef::as_ref)
+            .ok_or_else(|| format!("no target named {name:?}"))
+    }
+
+    /// The targets called `names` (all of the default set when empty).
+    fn take(mut self, names: &[String]) -> Result<Vec<Box<dyn Target>>, String> {
+        if names.is_empty() {
+            return Ok(self.targets);
+        }
+        let mut chosen = Vec::new();
+        for name in names {
+            let (fixture, index) = self.position(name)?;
+            let list = if fixture {
+                &mut self.fixtures
+            } else {
+                &mut self.targets
+            };
+            chosen.push(list.remove(index));
+        }
+        Ok(chosen)
+    }
+
+    fn all(&self) -> Vec<&dyn Target> {
+        self.targets
+            .iter()
+            .chain(&self.fixtures)
+            .map(AsRef::as_ref)
+            .collect()
+    }
+}
+
+fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> {
+    let targets = registry.take(&args.targets)?;
+    let classes = if args.classes.is_empty() {
+        Class::ALL.to_vec()
+    } else {
+        args.classes
+    };
+    let budget = args
+        .cases
+        .map_or(Budget::Seconds(args.seconds), Budget::Cases);
+    let config = Config {
+        targets,
+        classes,
+        seed: args.seed,
+        budget,
+        crash_dir: Some(args.crash_dir),
+        progress: !args.quiet,
+        shrink: true,
+    };
+    let report = campaign::run(&config);
+    eprint!("{}", report::failures_text(&report));
+    print!("{}", report::campaign_table(&report));
+    if let Some(path) = args.json {
+        let text = serde_json::to_string_pretty(&report::campaign_json(&report))
+            .map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(report.passed())
+}
+
+fn run_replay(
+    registry: &Registry,
+    target: Option<String>,
+    paths: &[PathBuf],
+) -> Result<bool, String> {
+    let fixed = target.map(|n| registry.named(&n)).transpose()?;
+    let all = registry.all();
+    let files = files_under(paths);
+    if files.is_empty() {
+        return Err("no input files found".into());
+    }
+    let mut clean = true;
+    for file in files {
+        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let target = match fixed {
+            Some(t) => t,
+            None => target_for_path(&file, &all).ok_or_else(|| {
+                format!("{}: no target in its path; use --target", file.display())
+            })?,
+        };
+        let verdict = replay(target, &bytes);
+        clean &= !verdict.is_failure();
+        println!("{} [{}]: {verdict}", file.display(), target.name());
+    }
+    Ok(clean)
+}
+
+fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, String> {
+    let target = registry.named(&args.target)?;
+    let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let inspection = target.inspect(&bytes);
+    if args.json {
+        let json = report::inspection_json(target.name(), &inspection);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+        );
+    } else {
+        if table {
+            print!("{}", report::fields_table(&inspection.map));
+        } else if let Some(shown) = &inspection.shown {
+            println!("{shown}");
+        }
+        println!("{}", report::verdict_text(&inspection));
+    }
+    Ok(true)
+}
+
+/// Runs the command line (`std::env::args`) on `targets`, and returns the
+/// exit code: 0 when every verdict was the one owed, 1 when one was not,
+/// 2 on a usage or I/O error.
+#[must_use]
+pub fn main(targets: Vec<Box<dyn Target>>) -> ExitCode {
+    main_with_fixtures(targets, Vec::new())
+}
+
+/// As [`main`], with `fixtures`: deliberately broken readers that run only
+/// when named (`--target`), never in the default campaign.
+#[must_use]
+pub fn main_with_fixtures(
+    targets: Vec<Box<dyn Target>>,
+    fixtures: Vec<Box<dyn Target>>,
+) -> ExitCode {
+    // The oracle reports every panic it catches, with its message; the
+    // default hook would also print each one to standard error.
+    std::panic::set_hook(Box::new(|_| {}));
+    let registry = Registry { targets, fixtures };
+    let result = match Cli::parse().command {
+        Command::Campaign(args) => run_campaign(registry, args),
+        Command::Replay { target, paths } => run_replay(&registry, target, &paths),
+        Command::Decode(args) => run_file(&registry, &args, false),
+        Command::Inspect(args) => run_file(&registry, &args, true),
+        Command::SeedCorpus { dir, count, seed } => registry
+            .targets
+            .iter()
+            .try_for_each(|t| {
+                let n = corpus::write_seeds(t.as_ref(), &dir, count, seed)
+                    .map_err(|e| e.to_string())?;
+                println!(
+                    "{}: {n} seeds in {}",
+                    t.name(),
+                    dir.join(t.name()).display()
+                );
+                Ok(())
+            })
+            .map(|()| true),
+        Command::Targets => {
+            for t in &registry.targets {
+                println!("{:<16} {}", t.name(), t.about());
+            }
+            Ok(true)
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("adversarial: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
