@@ -30,7 +30,7 @@ use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
 use arbitrary::{Arbitrary, Unstructured};
 use codec::packet::{self, Packet};
 use codec::stream::expect_end;
-use codec::{DecodeError, EncodeError, ReadStream, Role, Serialize, WriteStream};
+use codec::{DecodeError, EncodeError, ReadStream, Role, Serialize, Stream, WriteStream};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
@@ -63,11 +63,22 @@ pub fn packet_sample<P: Packet>(packet: &mut P) -> Result<Sample, EncodeError> {
     Ok(Sample { bytes, map })
 }
 
+/// A whole message: the value, then zero padding to the byte boundary,
+/// which the writer leaves and a reader must find zero.
+fn serialize_message<T: Serialize, S: Stream>(
+    value: &mut T,
+    stream: &mut S,
+) -> Result<(), S::Error> {
+    value.serialize(stream)?;
+    stream.field_name("padding");
+    stream.serialize_align()
+}
+
 /// Writes a whole message, mapping its fields.
 fn message_sample<T: Serialize>(value: &mut T) -> Result<Sample, EncodeError> {
     let bits = codec::measure(value)?;
     let max = usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX);
-    let (bytes, map) = record(value, max, |v, s| v.serialize(s))?;
+    let (bytes, map) = record(value, max, |v, s| serialize_message(v, s))?;
     Ok(Sample { bytes, map })
 }
 
@@ -106,11 +117,12 @@ pub(crate) fn inspect_with<T: Debug>(
     }
 }
 
-/// A whole message read from `bytes`: the value, then nothing after it.
+/// A whole message read from `bytes`: the value, zero padding to the
+/// byte boundary, then nothing after it.
 fn read_message<T: Serialize + Default>(bytes: &[u8]) -> Result<T, DecodeError> {
     let mut value = T::default();
     let mut stream = ReadStream::new(bytes);
-    value.serialize(&mut stream)?;
+    serialize_message(&mut value, &mut stream)?;
     expect_end(&mut stream)?;
     Ok(value)
 }
@@ -126,7 +138,8 @@ pub fn packet<P>(name: &'static str) -> PacketTarget<P> {
 }
 
 /// A message with no framing, read whole: any type with a `Serialize`
-/// layout. Bytes after the value are refused.
+/// layout, then zero padding to the byte boundary. Set padding and bytes
+/// after it are refused.
 pub fn message<T>(name: &'static str) -> MessageTarget<T> {
     MessageTarget {
         name,
@@ -304,7 +317,7 @@ where
             bytes,
             |s| {
                 let mut value = T::default();
-                value.serialize(s)?;
+                serialize_message(&mut value, s)?;
                 Ok(value)
             },
             |value| self.reencode(bytes, value),
