@@ -92,6 +92,7 @@ impl Target for BrokenSceneD {
             packet_types: Some(ScenePacket::PACKET_TYPES),
             latest_version: None,
             refuses_trailing_bytes: true,
+            max_bytes: Some(ScenePacket::MAX_PACKET_BYTES),
         }
     }
 

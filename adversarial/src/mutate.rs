@@ -39,15 +39,19 @@ pub enum Class {
     DuplicateIndex,
     /// An index below the one before it.
     DecreasingIndex,
-    /// A serialize check (mid-packet or end of packet) holding another value.
+    /// A serialize check (mid-packet or end of packet) with each of its
+    /// bits flipped in turn, then each of its bytes.
     BadCheck,
-    /// A flipped bit in the CRC field.
+    /// The CRC field with each of its bits flipped in turn, then each byte.
     BadCrc,
-    /// The CRC of another protocol id.
+    /// The CRC of another protocol id: the id with each bit, then each
+    /// byte, flipped.
     WrongProtocolId,
-    /// A save version newer than the reader knows.
+    /// A save version newer than the reader knows: the next ones, the
+    /// largest, and the latest with each clear bit set.
     FutureVersion,
-    /// An integrity counter holding another value.
+    /// An integrity counter with each of its bits flipped in turn, then
+    /// each of its bytes.
     BrokenIntegrity,
     /// A string byte that breaks UTF-8, or a wide unit above 0xFFFF.
     InvalidUtf8,
@@ -59,13 +63,15 @@ pub enum Class {
     InvalidQuaternion,
     /// Bytes after the end of the packet.
     TrailingBytes,
+    /// A packet longer than the protocol's maximum, CRC intact.
+    OversizedPacket,
     /// Random bit flips: any verdict but a panic or a non-canonical accept.
     BitFlip,
 }
 
 impl Class {
     /// Every class, in table order.
-    pub const ALL: [Self; 23] = [
+    pub const ALL: [Self; 24] = [
         Self::Valid,
         Self::OutOfRangeCount,
         Self::OutOfRangeValue,
@@ -88,6 +94,7 @@ impl Class {
         Self::StringTooLong,
         Self::InvalidQuaternion,
         Self::TrailingBytes,
+        Self::OversizedPacket,
         Self::BitFlip,
     ];
 
@@ -117,6 +124,7 @@ impl Class {
             Self::StringTooLong => "string-too-long",
             Self::InvalidQuaternion => "invalid-quaternion",
             Self::TrailingBytes => "trailing-bytes",
+            Self::OversizedPacket => "oversized-packet",
             Self::BitFlip => "bit-flip",
         }
     }
@@ -183,6 +191,16 @@ pub fn set_bits(bytes: &mut [u8], offset: u64, width: u64, value: u64) {
             }
         }
     }
+}
+
+/// XOR masks that lie in every bit of a `width`-bit field, one at a time,
+/// then in every whole byte: a reader that compares only some bits of a
+/// check, a CRC or a counter misses some of them.
+fn every_bit_and_byte(width: u64) -> Vec<u64> {
+    let width = width.min(64);
+    let bits = (0..width).map(|bit| 1u64 << bit);
+    let bytes = (0..width / 8).map(|byte| 0xFFu64 << (byte * 8));
+    bits.chain(bytes).collect()
 }
 
 fn all_ones(width: u64) -> u64 {
@@ -429,53 +447,63 @@ pub fn cases(
                 .cloned()
                 .collect();
             for check in checks {
-                let flip = u.int_in_range(1..=u32::MAX).unwrap_or(1);
-                b.rewrite(
-                    &check,
-                    check.value ^ u64::from(flip),
-                    owed(&["check-mismatch"], check.offset),
-                );
+                for mask in every_bit_and_byte(check.width) {
+                    b.rewrite(
+                        &check,
+                        check.value ^ mask,
+                        owed(&["check-mismatch"], check.offset),
+                    );
+                }
             }
         }
         Class::BadCrc => {
             if framing.crc.is_some() && len >= 4 {
-                let bit = u.int_in_range(0..=31u64).unwrap_or(0);
-                let mut bytes = sample.bytes.clone();
-                bytes[(bit / 8) as usize] ^= 1 << (bit % 8);
-                b.push(
-                    bytes,
-                    Owed::Refusal {
-                        causes: &["bad-crc"],
-                        at: None,
-                    },
-                    format!("CRC bit {bit}"),
-                );
+                for mask in every_bit_and_byte(32) {
+                    let mut bytes = sample.bytes.clone();
+                    let crc = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                    let lie = crc ^ mask as u32;
+                    bytes[..4].copy_from_slice(&lie.to_le_bytes());
+                    b.push(
+                        bytes,
+                        Owed::Refusal {
+                            causes: &["bad-crc"],
+                            at: None,
+                        },
+                        format!("CRC ^ 0x{mask:08X}"),
+                    );
+                }
             }
         }
         Class::WrongProtocolId => {
             if let Some(id) = framing.crc {
-                let other = match id {
-                    codec::packet::ProtocolId::Bits32(v) => codec::packet::ProtocolId::Bits32(
-                        v ^ u.int_in_range(1..=u32::MAX).unwrap_or(1),
-                    ),
-                    codec::packet::ProtocolId::Bits64(v) => codec::packet::ProtocolId::Bits64(
-                        v ^ u.int_in_range(1..=u64::MAX).unwrap_or(1),
-                    ),
+                let width = match id {
+                    codec::packet::ProtocolId::Bits32(_) => 32,
+                    codec::packet::ProtocolId::Bits64(_) => 64,
                 };
-                let mut bytes = sample.bytes.clone();
-                Framing {
-                    crc: Some(other),
-                    ..*framing
+                for mask in every_bit_and_byte(width) {
+                    let other = match id {
+                        codec::packet::ProtocolId::Bits32(v) => {
+                            codec::packet::ProtocolId::Bits32(v ^ mask as u32)
+                        }
+                        codec::packet::ProtocolId::Bits64(v) => {
+                            codec::packet::ProtocolId::Bits64(v ^ mask)
+                        }
+                    };
+                    let mut bytes = sample.bytes.clone();
+                    Framing {
+                        crc: Some(other),
+                        ..*framing
+                    }
+                    .seal(&mut bytes);
+                    b.push(
+                        bytes,
+                        Owed::Refusal {
+                            causes: &["bad-crc"],
+                            at: None,
+                        },
+                        format!("sealed as {other:?}"),
+                    );
                 }
-                .seal(&mut bytes);
-                b.push(
-                    bytes,
-                    Owed::Refusal {
-                        causes: &["bad-crc"],
-                        at: None,
-                    },
-                    format!("sealed as {other:?}"),
-                );
             }
         }
         Class::FutureVersion => {
@@ -485,7 +513,18 @@ pub fn cases(
             ) {
                 let field = field.clone();
                 let random = u.int_in_range(latest + 1..=u32::MAX).unwrap_or(u32::MAX);
-                for value in [latest + 1, latest + 2, random, u32::MAX] {
+                let mut values = vec![latest + 1, latest + 2, random, u32::MAX];
+                // The latest with each bit that is clear set: every one of
+                // them is newer.
+                values.extend(
+                    every_bit_and_byte(32)
+                        .into_iter()
+                        .map(|mask| latest | mask as u32)
+                        .filter(|v| *v > latest),
+                );
+                values.sort_unstable();
+                values.dedup();
+                for value in values {
                     b.rewrite(
                         &field,
                         u64::from(value),
@@ -497,12 +536,13 @@ pub fn cases(
         Class::BrokenIntegrity => {
             let counters: Vec<Field> = sample.map.with_role(Role::Integrity).cloned().collect();
             for field in counters {
-                let flip = u.int_in_range(1..=u32::MAX).unwrap_or(1);
-                b.rewrite(
-                    &field,
-                    field.value ^ u64::from(flip),
-                    owed(&["integrity-mismatch"], field.offset),
-                );
+                for mask in every_bit_and_byte(field.width) {
+                    b.rewrite(
+                        &field,
+                        field.value ^ mask,
+                        owed(&["integrity-mismatch"], field.offset),
+                    );
+                }
             }
         }
         Class::InvalidUtf8 | Class::InteriorNul => string_lies(&mut b, u),
@@ -538,6 +578,24 @@ pub fn cases(
                 Owed::AnyRefusal
             };
             b.push(bytes, owed, format!("{extra} bytes appended"));
+        }
+        Class::OversizedPacket => {
+            if let Some(max) = framing.max_bytes {
+                let extra = u.int_in_range(1..=64usize).unwrap_or(1);
+                for size in [max + 1, max + 1 + extra] {
+                    let mut bytes = sample.bytes.clone();
+                    bytes.resize(size.max(len + 1), 0);
+                    framing.seal(&mut bytes);
+                    b.push(
+                        bytes,
+                        Owed::Refusal {
+                            causes: &["too-large"],
+                            at: None,
+                        },
+                        format!("padded to {size} bytes (maximum {max})"),
+                    );
+                }
+            }
         }
         Class::BitFlip => {
             for round in 0..8 {

@@ -196,6 +196,7 @@ where
             packet_types: (P::PACKET_TYPES > 1).then_some(P::PACKET_TYPES),
             latest_version: None,
             refuses_trailing_bytes: true,
+            max_bytes: Some(P::MAX_PACKET_BYTES),
         }
     }
 

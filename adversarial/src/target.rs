@@ -90,6 +90,8 @@ pub struct Framing {
     pub latest_version: Option<u32>,
     /// Whether the reader refuses bytes after the value.
     pub refuses_trailing_bytes: bool,
+    /// The most bytes a packet may take, when the protocol says.
+    pub max_bytes: Option<usize>,
 }
 
 impl Framing {
