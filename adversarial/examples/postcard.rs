@@ -14,6 +14,8 @@ use adversarial::report;
 use arbitrary::Unstructured;
 use serde::{Deserialize, Serialize};
 
+adversarial::count_allocations!();
+
 /// What a client sends every tick.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct PlayerInput {
@@ -87,6 +89,7 @@ fn main() {
         crash_dir: None,
         progress: false,
         shrink: false,
+        isolation: None,
     };
     let report = campaign::run(&config);
     print!(

@@ -2,13 +2,16 @@
 //! cases shrunk and written to the crash corpus.
 
 use crate::mutate::{self, Case, Class, Owed};
-use crate::oracle::{judge, Outcome};
-use crate::shrink::shrink;
+use crate::oracle::{assess, judge, Outcome};
+use crate::shrink::shrink_within;
 use crate::target::Target;
+use crate::worker::{Isolation, Worker};
 use arbitrary::Unstructured;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::mem::{discriminant, Discriminant};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -19,7 +22,8 @@ const SAMPLE_ENTROPY_BYTES: usize = 16 * 1024;
 /// case at all for the chosen classes.
 const NO_CASE_SAMPLES: u64 = 1000;
 
-/// Failing cases kept (and shrunk) per target and class.
+/// Failing cases kept (and shrunk) per target, class and kind of failure
+/// (so that a rare abort is kept even where over-allocations came first).
 const KEPT_FAILURES: usize = 3;
 
 /// How long a campaign runs.
@@ -47,6 +51,11 @@ pub struct Config {
     pub progress: bool,
     /// Whether to shrink failing inputs before keeping them.
     pub shrink: bool,
+    /// Run every case in a worker process (see [`crate::worker`]), so that a
+    /// reader that aborts, runs out of memory, overflows its stack or
+    /// hangs is a verdict and the campaign goes on; `None` runs cases in
+    /// this process, under `catch_unwind` only.
+    pub isolation: Option<Isolation>,
 }
 
 /// Counts for one target and class.
@@ -66,6 +75,12 @@ pub struct Tally {
     pub non_canonical: u64,
     /// Allocated beyond the bound.
     pub over_allocated: u64,
+    /// The process running the read died (abort, stack overflow, signal).
+    pub aborted: u64,
+    /// The process running the read ran out of memory.
+    pub out_of_memory: u64,
+    /// No answer within the per-case deadline.
+    pub timed_out: u64,
     /// Time spent judging.
     pub elapsed: Duration,
 }
@@ -80,6 +95,9 @@ impl Tally {
             Outcome::Panicked(_) => self.panics += 1,
             Outcome::NonCanonical(_) => self.non_canonical += 1,
             Outcome::OverAllocated { .. } => self.over_allocated += 1,
+            Outcome::Aborted(_) => self.aborted += 1,
+            Outcome::OutOfMemory(_) => self.out_of_memory += 1,
+            Outcome::TimedOut(_) => self.timed_out += 1,
         }
     }
 
@@ -151,18 +169,43 @@ fn same_failure(a: &Outcome, b: &Outcome) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
-/// Shrinks a failure that does not depend on the lie (a panic, a
-/// non-canonical accept, an allocation beyond the bound); any other
-/// failure is kept as it is, since its owed verdict belongs to those bytes.
-fn minimize(target: &dyn Target, case: &Case, outcome: &Outcome) -> Vec<u8> {
-    if !matches!(
+/// Judges a case where the campaign runs them: in `worker` when there is
+/// one, else in this process.
+fn judge_in(target: &dyn Target, worker: Option<&mut Worker<'_>>, case: &Case) -> Outcome {
+    match worker {
+        Some(worker) => assess(case, worker.observe(&case.bytes)),
+        None => judge(target, case),
+    }
+}
+
+/// Candidate inputs a shrink may try: a hang costs a deadline per try, a
+/// death a fresh worker.
+fn shrink_budget(outcome: &Outcome) -> usize {
+    match outcome {
+        Outcome::TimedOut(_) => 24,
+        Outcome::Aborted(_) | Outcome::OutOfMemory(_) => 400,
+        _ => 2000,
+    }
+}
+
+/// Shrinks a failure that does not depend on the lie (a panic, a death, a
+/// hang, a non-canonical accept, an allocation beyond the bound); any
+/// other failure is kept as it is, since its owed verdict belongs to those
+/// bytes.
+fn minimize(
+    target: &dyn Target,
+    mut worker: Option<&mut Worker<'_>>,
+    case: &Case,
+    outcome: &Outcome,
+) -> Vec<u8> {
+    if matches!(
         outcome,
-        Outcome::Panicked(_) | Outcome::NonCanonical(_) | Outcome::OverAllocated { .. }
+        Outcome::AsOwed | Outcome::OtherError(_) | Outcome::Accepted
     ) {
         return case.bytes.clone();
     }
     let framing = target.framing();
-    shrink(&case.bytes, |candidate| {
+    shrink_within(&case.bytes, shrink_budget(outcome), |candidate| {
         framing.seal(candidate);
         let probe = Case {
             class: case.class,
@@ -170,7 +213,7 @@ fn minimize(target: &dyn Target, case: &Case, outcome: &Outcome) -> Vec<u8> {
             owed: Owed::Anything,
             lie: String::new(),
         };
-        same_failure(&judge(target, &probe), outcome)
+        same_failure(&judge_in(target, worker.as_deref_mut(), &probe), outcome)
     })
 }
 
@@ -228,12 +271,16 @@ pub fn run(config: &Config) -> Report {
         let framing = target.framing();
         let mut rng = ChaCha8Rng::seed_from_u64(target_seed(config.seed, target.name()));
         let mut tallies: Vec<Tally> = vec![Tally::default(); config.classes.len()];
-        let mut kept = vec![0usize; config.classes.len()];
+        let mut kept: HashMap<(usize, Discriminant<Outcome>), usize> = HashMap::new();
         let target_started = Instant::now();
         let mut cases_run = 0u64;
         let mut samples_run = 0u64;
         let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
         let mut choices = vec![0u8; 4096];
+        let mut worker = config
+            .isolation
+            .as_ref()
+            .map(|isolation| Worker::new(isolation, target.name()));
         loop {
             let done = match config.budget {
                 Budget::Seconds(_) => target_started.elapsed().as_secs_f64() >= per_target_seconds,
@@ -254,16 +301,31 @@ pub fn run(config: &Config) -> Report {
             for (slot, &class) in config.classes.iter().enumerate() {
                 rng.fill_bytes(&mut choices);
                 let mut u = Unstructured::new(&choices);
-                for case in mutate::cases(class, &sample, &framing, &mut u) {
-                    let case_started = Instant::now();
-                    let outcome = judge(target, &case);
-                    tallies[slot].elapsed += case_started.elapsed();
+                let cases = mutate::cases(class, &sample, &framing, &mut u);
+                let judged_at = Instant::now();
+                let outcomes: Vec<Outcome> = match worker.as_mut() {
+                    // One batch per sample and class: a worker answers each
+                    // case, and a death or hang is pinned on its case.
+                    Some(worker) => {
+                        let inputs: Vec<&[u8]> = cases.iter().map(|c| c.bytes.as_slice()).collect();
+                        let observed = worker.observe_all(&inputs);
+                        cases
+                            .iter()
+                            .zip(observed)
+                            .map(|(c, o)| assess(c, o))
+                            .collect()
+                    }
+                    None => cases.iter().map(|c| judge(target, c)).collect(),
+                };
+                tallies[slot].elapsed += judged_at.elapsed();
+                for (case, outcome) in cases.into_iter().zip(outcomes) {
                     tallies[slot].add(&outcome);
                     cases_run += 1;
-                    if outcome.is_failure() && kept[slot] < KEPT_FAILURES {
-                        kept[slot] += 1;
+                    let kept_here = kept.entry((slot, discriminant(&outcome))).or_default();
+                    if outcome.is_failure() && *kept_here < KEPT_FAILURES {
+                        *kept_here += 1;
                         let bytes = if config.shrink {
-                            minimize(target, &case, &outcome)
+                            minimize(target, worker.as_mut(), &case, &outcome)
                         } else {
                             case.bytes.clone()
                         };

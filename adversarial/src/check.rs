@@ -47,6 +47,7 @@ pub fn campaign(targets: Vec<Box<dyn Target>>) -> Campaign {
             crash_dir: None,
             progress: false,
             shrink: true,
+            isolation: None,
         },
     }
 }

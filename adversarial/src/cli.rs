@@ -23,9 +23,10 @@
 use crate::campaign::{self, Budget, Config};
 use crate::corpus;
 use crate::mutate::Class;
-use crate::replay::{files_under, replay, target_for_path};
+use crate::replay::{files_under, replay, replayed, target_for_path};
 use crate::report;
 use crate::target::Target;
+use crate::worker::{self, Isolation};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,6 +72,10 @@ enum Command {
         /// The target for every input.
         #[arg(long)]
         target: Option<String>,
+        /// Replay in this process instead of a worker process (a reader
+        /// that aborts or hangs then ends the replay).
+        #[arg(long)]
+        in_process: bool,
         /// Files or directories.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -99,6 +104,13 @@ enum Command {
     },
     /// Lists the targets.
     Targets,
+    /// Runs cases for a campaign's parent process (see adversarial::worker).
+    #[command(name = "__worker", hide = true)]
+    Worker {
+        /// The target whose reader runs.
+        #[arg(long)]
+        target: String,
+    },
 }
 
 #[derive(Args)]
@@ -127,6 +139,17 @@ struct CampaignArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Run the cases in this process, under catch_unwind only. By default
+    /// they run in a worker process, restarted whenever a reader aborts,
+    /// runs out of memory, overflows its stack or hangs; each such case is
+    /// then a verdict of its own (died, hung), shrunk and kept like any
+    /// failure. In process is faster and survives panics alone.
+    #[arg(long)]
+    in_process: bool,
+    /// How long one case may run in a worker before it is killed and
+    /// counted as hung.
+    #[arg(long, default_value_t = 2000, value_name = "MS")]
+    case_deadline_ms: u64,
 }
 
 #[derive(Args)]
@@ -212,7 +235,14 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
     let budget = args
         .cases
         .map_or(Budget::Seconds(args.seconds), Budget::Cases);
+    let isolation = if args.in_process {
+        None
+    } else {
+        let deadline = std::time::Duration::from_millis(args.case_deadline_ms);
+        Some(Isolation::this_binary(&["__worker"], deadline).map_err(|e| e.to_string())?)
+    };
     let config = Config {
+        isolation,
         targets,
         classes,
         seed: args.seed,
@@ -235,8 +265,16 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
 fn run_replay(
     registry: &Registry,
     target: Option<String>,
+    in_process: bool,
     paths: &[PathBuf],
 ) -> Result<bool, String> {
+    let isolation = if in_process {
+        None
+    } else {
+        let deadline = std::time::Duration::from_secs(5);
+        Some(Isolation::this_binary(&["__worker"], deadline).map_err(|e| e.to_string())?)
+    };
+    let mut workers: Vec<(&str, worker::Worker<'_>)> = Vec::new();
     let fixed = target.map(|n| registry.named(&n)).transpose()?;
     let all = registry.all();
     let files = files_under(paths);
@@ -252,7 +290,21 @@ fn run_replay(
                 format!("{}: no target in its path; use --target", file.display())
             })?,
         };
-        let verdict = replay(target, &bytes);
+        let verdict = match &isolation {
+            None => replay(target, &bytes),
+            Some(isolation) => {
+                let index = match workers.iter().position(|(n, _)| *n == target.name()) {
+                    Some(index) => index,
+                    None => {
+                        workers
+                            .push((target.name(), worker::Worker::new(isolation, target.name())));
+                        workers.len() - 1
+                    }
+                };
+                let observation = workers[index].1.observe(&bytes);
+                replayed(&bytes, observation)
+            }
+        };
         clean &= !verdict.is_failure();
         println!("{} [{}]: {verdict}", file.display(), target.name());
     }
@@ -301,7 +353,11 @@ pub fn main_with_fixtures(
     let registry = Registry { targets, fixtures };
     let result = match Cli::parse().command {
         Command::Campaign(args) => run_campaign(registry, args),
-        Command::Replay { target, paths } => run_replay(&registry, target, &paths),
+        Command::Replay {
+            target,
+            in_process,
+            paths,
+        } => run_replay(&registry, target, in_process, &paths),
         Command::Decode(args) => run_file(&registry, &args, false),
         Command::Inspect(args) => run_file(&registry, &args, true),
         Command::SeedCorpus { dir, count, seed } => registry
@@ -317,6 +373,10 @@ pub fn main_with_fixtures(
                 );
                 Ok(())
             })
+            .map(|()| true),
+        Command::Worker { target } => registry
+            .named(&target)
+            .and_then(|t| worker::serve(t).map_err(|e| e.to_string()))
             .map(|()| true),
         Command::Targets => {
             for t in &registry.targets {

@@ -4,6 +4,7 @@
 use crate::target::{Framing, Refusal, Sample, Target, Verdict};
 use arbitrary::{Arbitrary, Unstructured};
 use codec::packet::{self, Packet};
+use codec::protocols::packets::TestPacket;
 use codec::protocols::scenes::{Object, Scene, ScenePacket, Slot, Strategy, MAX_OBJECTS};
 use codec::{DecodeError, ReadStream, Serialize, Stream};
 
@@ -115,5 +116,75 @@ impl Target for BrokenSceneD {
             },
             Err(error) => Verdict::Refused(Refusal::from(error)),
         }
+    }
+}
+
+/// How a [`Dying`] reader dies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Death {
+    /// `std::process::abort` where it should refuse a serialize check.
+    Abort,
+    /// Unbounded recursion where it should refuse a cut packet.
+    StackOverflow,
+    /// An endless loop where it should refuse an unknown packet type.
+    Hang,
+    /// An allocation of 64 TiB where it should refuse a bad CRC.
+    OutOfMemory,
+}
+
+/// The "packets" reader, except that one refusal is replaced by a death
+/// that `catch_unwind` cannot catch. Only a campaign that runs its cases in
+/// a worker process ([`crate::worker`]) survives these, and counts each
+/// death as the case's verdict.
+pub struct Dying(pub Death);
+
+/// Recurses without end; `black_box` keeps the frames.
+#[allow(unconditional_recursion)]
+fn recurse(depth: u64) -> u64 {
+    let frame = std::hint::black_box([depth; 64]);
+    recurse(depth + 1) + frame[0]
+}
+
+impl Target for Dying {
+    fn name(&self) -> &'static str {
+        match self.0 {
+            Death::Abort => "aborts",
+            Death::StackOverflow => "overflows-stack",
+            Death::Hang => "hangs",
+            Death::OutOfMemory => "runs-out-of-memory",
+        }
+    }
+
+    fn about(&self) -> &'static str {
+        "fixture: the packets reader with one refusal replaced by a death"
+    }
+
+    fn framing(&self) -> Framing {
+        crate::target::packet::<TestPacket>("packets").framing()
+    }
+
+    fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
+        crate::target::packet::<TestPacket>("packets").generate(u)
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Verdict {
+        let verdict = crate::target::packet::<TestPacket>("packets").decode(bytes);
+        if let Verdict::Refused(refusal) = &verdict {
+            match (self.0, refusal.cause.as_str()) {
+                (Death::Abort, "check-mismatch") => std::process::abort(),
+                (Death::StackOverflow, "past-end") => {
+                    std::hint::black_box(recurse(0));
+                }
+                (Death::Hang, "unknown-packet-type") => loop {
+                    std::hint::spin_loop();
+                    std::hint::black_box(bytes);
+                },
+                (Death::OutOfMemory, "bad-crc") => {
+                    std::hint::black_box(vec![0u8; 1 << 46]);
+                }
+                _ => {}
+            }
+        }
+        verdict
     }
 }

@@ -25,3 +25,4 @@ pub mod report;
 pub mod shrink;
 pub mod target;
 pub mod targets;
+pub mod worker;

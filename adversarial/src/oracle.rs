@@ -5,6 +5,7 @@ use crate::alloc::peak_during;
 use crate::mutate::{Case, Owed};
 use crate::target::{Refusal, Target, Verdict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
 
 /// The most a read may allocate per input byte, at its peak. A scene object
 /// of 12 or more input bytes decodes into a 52-byte slot, and a vector may
@@ -38,6 +39,13 @@ pub enum Outcome {
     Panicked(String),
     /// The read allocated more than [`allocation_bound`].
     OverAllocated { peak: usize, bound: usize },
+    /// The process running the read died: an abort, a stack overflow, a
+    /// signal (only seen when cases run in a worker process).
+    Aborted(String),
+    /// The process running the read died of an allocation it could not get.
+    OutOfMemory(String),
+    /// The read did not finish within the per-case deadline.
+    TimedOut(Duration),
 }
 
 impl Outcome {
@@ -61,22 +69,62 @@ pub fn decode_guarded(target: &dyn Target, bytes: &[u8]) -> Result<Verdict, Stri
     catch_unwind(AssertUnwindSafe(|| target.decode(bytes))).map_err(|p| panic_message(&*p))
 }
 
-/// Judges one case: the verdict against what is owed, re-encoding of what
-/// is accepted, and the allocation peak of the read.
-pub fn judge(target: &dyn Target, case: &Case) -> Outcome {
+/// What running a reader on some bytes did, before it is held against
+/// the verdict owed: measured in this process ([`observe`]) or in a worker
+/// process ([`crate::worker`]), which can also see the process die.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Observation {
+    /// The read or the decode panicked.
+    Panicked(String),
+    /// The read finished: its allocation peak and the decode's verdict.
+    Read {
+        /// Peak bytes allocated by the read.
+        peak: usize,
+        /// What the decode made of the bytes.
+        verdict: Verdict,
+    },
+    /// The process died during the read; the words say how.
+    Died(String),
+    /// No answer within the deadline; the process was killed.
+    TimedOut(Duration),
+}
+
+/// Runs `target` on `bytes` in this process: the read alone under
+/// `catch_unwind` with its allocation peak, then the decode.
+pub fn observe(target: &dyn Target, bytes: &[u8]) -> Observation {
     let (guarded, peak) =
-        peak_during(|| catch_unwind(AssertUnwindSafe(|| target.read_only(&case.bytes))));
+        peak_during(|| catch_unwind(AssertUnwindSafe(|| target.read_only(bytes))));
     if let Err(payload) = guarded {
-        return Outcome::Panicked(panic_message(&*payload));
+        return Observation::Panicked(panic_message(&*payload));
     }
+    match decode_guarded(target, bytes) {
+        Ok(verdict) => Observation::Read { peak, verdict },
+        Err(message) => Observation::Panicked(message),
+    }
+}
+
+/// Judges one case in this process: the verdict against what is owed,
+/// re-encoding of what is accepted, and the allocation peak of the read.
+pub fn judge(target: &dyn Target, case: &Case) -> Outcome {
+    assess(case, observe(target, &case.bytes))
+}
+
+/// Holds what a read did against what the case owed.
+#[must_use]
+pub fn assess(case: &Case, observation: Observation) -> Outcome {
+    let (peak, verdict) = match observation {
+        Observation::Panicked(message) => return Outcome::Panicked(message),
+        Observation::Died(how) if how.contains("memory allocation of") => {
+            return Outcome::OutOfMemory(how)
+        }
+        Observation::Died(how) => return Outcome::Aborted(how),
+        Observation::TimedOut(after) => return Outcome::TimedOut(after),
+        Observation::Read { peak, verdict } => (peak, verdict),
+    };
     let bound = allocation_bound(case.bytes.len());
     if peak > bound {
         return Outcome::OverAllocated { peak, bound };
     }
-    let verdict = match decode_guarded(target, &case.bytes) {
-        Ok(verdict) => verdict,
-        Err(message) => return Outcome::Panicked(message),
-    };
     match (verdict, &case.owed) {
         (Verdict::Accepted { reencoded, .. }, owed) => match reencoded {
             Ok(bytes) if bytes == case.bytes => match owed {

@@ -254,9 +254,10 @@ impl<T> MessageTarget<T> {
 
 impl<T: Serialize + Default + PartialEq + Debug> MessageTarget<T> {
     /// The canonical form of what was read from `bytes`. A save of an older
-    /// revision is migrated, so it cannot re-encode to its own bytes: its
-    /// canonical form is then the latest revision's save of the migrated
-    /// state, which must read back as the same state.
+    /// revision is migrated, so it cannot re-encode to its own bytes: it
+    /// counts as canonical when the latest revision's save of the migrated
+    /// state reads back and re-encodes to the very same bytes (the state
+    /// itself may differ in a field that records the revision read).
     fn reencode(&self, bytes: &[u8], value: &mut T) -> Result<Vec<u8>, String> {
         let latest = codec::to_vec(value).map_err(|e| e.to_string())?;
         let Some(newest) = self.latest_version else {
@@ -267,10 +268,14 @@ impl<T: Serialize + Default + PartialEq + Debug> MessageTarget<T> {
         if version == Some(newest) {
             return Ok(latest);
         }
-        match read_message::<T>(&latest) {
-            Ok(again) if again == *value => Ok(bytes.to_vec()),
-            Ok(again) => Err(format!("migrated state {value:?} reads back as {again:?}")),
-            Err(e) => Err(format!("migrated state does not read back: {e}")),
+        let mut again = read_message::<T>(&latest)
+            .map_err(|e| format!("migrated state does not read back: {e}"))?;
+        match codec::to_vec(&mut again) {
+            Ok(twice) if twice == latest => Ok(bytes.to_vec()),
+            Ok(_) => Err(format!(
+                "migrated state {value:?} reads back as {again:?}, which saves differently"
+            )),
+            Err(e) => Err(format!("migrated state reads back but does not save: {e}")),
         }
     }
 }

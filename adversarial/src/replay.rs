@@ -1,6 +1,6 @@
 //! Replaying stored inputs: the corpus, regressions, anything on disk.
 
-use crate::oracle::decode_guarded;
+use crate::oracle::{decode_guarded, Observation};
 use crate::target::{Refusal, Target, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -15,13 +15,18 @@ pub enum Replayed {
     NonCanonical(String),
     /// The reader panicked: a failure.
     Panicked(String),
+    /// The process running the reader died (replayed in a worker): a
+    /// failure.
+    Died(String),
+    /// The reader did not finish within the deadline: a failure.
+    TimedOut(std::time::Duration),
 }
 
 impl Replayed {
     /// Whether the input broke the harness's promise.
     #[must_use]
     pub const fn is_failure(&self) -> bool {
-        matches!(self, Self::NonCanonical(_) | Self::Panicked(_))
+        !matches!(self, Self::Accepted | Self::Refused(_))
     }
 }
 
@@ -35,14 +40,31 @@ impl std::fmt::Display for Replayed {
             },
             Self::NonCanonical(why) => write!(f, "FAIL accepted but {why}"),
             Self::Panicked(message) => write!(f, "FAIL panicked: {message}"),
+            Self::Died(how) => write!(f, "FAIL died: {how}"),
+            Self::TimedOut(after) => write!(f, "FAIL hung: no answer in {} ms", after.as_millis()),
         }
     }
 }
 
-/// Runs one input through `target`.
+/// Runs one input through `target`, in this process.
 #[must_use]
 pub fn replay(target: &dyn Target, bytes: &[u8]) -> Replayed {
-    match decode_guarded(target, bytes) {
+    verdict_replayed(bytes, decode_guarded(target, bytes))
+}
+
+/// What a stored input got, from what a worker process observed.
+#[must_use]
+pub fn replayed(bytes: &[u8], observation: Observation) -> Replayed {
+    match observation {
+        Observation::Panicked(message) => Replayed::Panicked(message),
+        Observation::Died(how) => Replayed::Died(how),
+        Observation::TimedOut(after) => Replayed::TimedOut(after),
+        Observation::Read { verdict, .. } => verdict_replayed(bytes, Ok(verdict)),
+    }
+}
+
+fn verdict_replayed(bytes: &[u8], verdict: Result<Verdict, String>) -> Replayed {
+    match verdict {
         Err(message) => Replayed::Panicked(message),
         Ok(Verdict::Refused(refusal)) => Replayed::Refused(refusal),
         Ok(Verdict::Accepted {

@@ -19,7 +19,7 @@ pub fn campaign_table(report: &Report) -> String {
             let _ = writeln!(out, "\n{target}");
             let _ = writeln!(
                 out,
-                "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>10}",
+                "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>5} {:>5} {:>10}",
                 "class",
                 "cases",
                 "as owed",
@@ -28,12 +28,14 @@ pub fn campaign_table(report: &Report) -> String {
                 "panics",
                 "non-canon",
                 "over-mem",
+                "died",
+                "hung",
                 "cases/s"
             );
         }
         let _ = writeln!(
             out,
-            "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>10.0}",
+            "  {:<22} {:>8} {:>9} {:>6} {:>8} {:>6} {:>9} {:>9} {:>5} {:>5} {:>10.0}",
             class.name(),
             tally.cases,
             tally.as_owed,
@@ -42,6 +44,8 @@ pub fn campaign_table(report: &Report) -> String {
             tally.panics,
             tally.non_canonical,
             tally.over_allocated,
+            tally.aborted + tally.out_of_memory,
+            tally.timed_out,
             tally.rate()
         );
     }
@@ -70,6 +74,9 @@ fn tally_json(tally: &Tally) -> Value {
         "panics": tally.panics,
         "non_canonical": tally.non_canonical,
         "over_allocated": tally.over_allocated,
+        "aborted": tally.aborted,
+        "out_of_memory": tally.out_of_memory,
+        "timed_out": tally.timed_out,
         "cases_per_second": tally.rate().round(),
     })
 }
@@ -82,6 +89,9 @@ fn outcome_text(outcome: &Outcome) -> String {
         Outcome::NonCanonical(why) => format!("accepted, but {why}"),
         Outcome::Panicked(message) => format!("PANIC: {message}"),
         Outcome::OverAllocated { peak, bound } => format!("allocated {peak} bytes, bound {bound}"),
+        Outcome::Aborted(how) => format!("ABORTED: {how}"),
+        Outcome::OutOfMemory(how) => format!("OUT OF MEMORY: {how}"),
+        Outcome::TimedOut(after) => format!("TIMED OUT after {} ms", after.as_millis()),
     }
 }
 

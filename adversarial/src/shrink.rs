@@ -6,14 +6,24 @@ const MAX_TRIES: usize = 2000;
 /// Greedily removes chunks (halves, quarters, ... single bytes), then zeroes
 /// bytes, keeping each change under which `still_fails` holds. `still_fails`
 /// receives the candidate and may fix it up (refresh a CRC) in place.
-pub fn shrink(input: &[u8], mut still_fails: impl FnMut(&mut Vec<u8>) -> bool) -> Vec<u8> {
+pub fn shrink(input: &[u8], still_fails: impl FnMut(&mut Vec<u8>) -> bool) -> Vec<u8> {
+    shrink_within(input, MAX_TRIES, still_fails)
+}
+
+/// As [`shrink`], trying at most `max_tries` candidates (each may cost a
+/// deadline or a fresh process).
+pub fn shrink_within(
+    input: &[u8],
+    max_tries: usize,
+    mut still_fails: impl FnMut(&mut Vec<u8>) -> bool,
+) -> Vec<u8> {
     let mut best = input.to_vec();
     let mut tries = 0;
     let mut chunk = best.len().div_ceil(2).max(1);
-    while chunk >= 1 && tries < MAX_TRIES {
+    while chunk >= 1 && tries < max_tries {
         let mut start = 0;
         let mut removed_any = false;
-        while start < best.len() && tries < MAX_TRIES {
+        while start < best.len() && tries < max_tries {
             let end = (start + chunk).min(best.len());
             let mut candidate = [&best[..start], &best[end..]].concat();
             tries += 1;
@@ -32,7 +42,7 @@ pub fn shrink(input: &[u8], mut still_fails: impl FnMut(&mut Vec<u8>) -> bool) -
         }
     }
     for i in 0..best.len() {
-        if tries >= MAX_TRIES {
+        if tries >= max_tries {
             break;
         }
         if best[i] != 0 {

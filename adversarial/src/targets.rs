@@ -39,7 +39,14 @@ pub fn all() -> Vec<Box<dyn Target>> {
 /// the command line, never part of the default campaign.
 #[must_use]
 pub fn fixtures() -> Vec<Box<dyn Target>> {
-    vec![Box::new(crate::fixtures::BrokenSceneD)]
+    use crate::fixtures::{BrokenSceneD, Death, Dying};
+    vec![
+        Box::new(BrokenSceneD),
+        Box::new(Dying(Death::Abort)),
+        Box::new(Dying(Death::StackOverflow)),
+        Box::new(Dying(Death::Hang)),
+        Box::new(Dying(Death::OutOfMemory)),
+    ]
 }
 
 /// The target (or fixture) called `name`.

@@ -19,6 +19,7 @@ fn the_campaign_catches_the_unclamped_scene_d_reader() {
         crash_dir: None,
         progress: false,
         shrink: false,
+        isolation: None,
     });
     assert!(!report.passed(), "the broken reader passed the campaign");
     assert!(
@@ -81,6 +82,7 @@ fn the_real_scene_d_reader_passes_the_same_campaign() {
         crash_dir: None,
         progress: false,
         shrink: false,
+        isolation: None,
     });
     assert!(report.passed(), "{:?}", report.failures);
 }

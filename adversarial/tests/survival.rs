@@ -1,0 +1,113 @@
+//! The harness survives what it finds: readers that abort, overflow their
+//! stack, run out of memory or loop forever (the fixtures in
+//! `adversarial::fixtures::Dying`) do not end the campaign. Each such case
+//! is counted as its own verdict, shrunk, written to the crash folder, and
+//! replays as the failure it is; the campaign goes on to the end.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn adversarial() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_adversarial"))
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("adversarial-survival-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The tally of `target` and `class` in a campaign's JSON.
+fn tally<'a>(json: &'a Value, target: &str, class: &str) -> &'a Value {
+    json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["target"] == target && r["class"] == class)
+        .map(|r| &r["tally"])
+        .unwrap_or_else(|| panic!("no row for {target} / {class}"))
+}
+
+#[test]
+fn a_campaign_outlives_aborts_stack_overflows_out_of_memory_and_hangs() {
+    let dir = scratch();
+    let json_path = dir.join("campaign.json");
+    let output = adversarial()
+        .args([
+            "campaign",
+            "--quiet",
+            "--cases",
+            "60",
+            "--case-deadline-ms",
+            "200",
+        ])
+        .args(["--target", "aborts", "--target", "overflows-stack"])
+        .args(["--target", "hangs", "--target", "runs-out-of-memory"])
+        .args(["--class", "bad-check", "--class", "truncate-bytes"])
+        .args(["--class", "unknown-packet-type", "--class", "bad-crc"])
+        .arg("--crash-dir")
+        .arg(dir.join("crashes"))
+        .arg("--json")
+        .arg(&json_path)
+        .output()
+        .unwrap();
+    // Failures found: exit 1, not a crash of the campaign itself.
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let json: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+
+    let died = |target, class| tally(&json, target, class)["aborted"].as_u64().unwrap();
+    assert!(died("aborts", "bad-check") > 0);
+    assert!(died("overflows-stack", "truncate-bytes") > 0);
+    let oom = tally(&json, "runs-out-of-memory", "bad-crc")["out_of_memory"]
+        .as_u64()
+        .unwrap();
+    assert!(oom > 0);
+    let hung = tally(&json, "hangs", "unknown-packet-type")["timed_out"]
+        .as_u64()
+        .unwrap();
+    assert!(hung > 0);
+    // The other classes of the same targets ran to the end, as owed.
+    for target in ["aborts", "overflows-stack", "hangs", "runs-out-of-memory"] {
+        let bad_crc = tally(&json, target, "bad-crc");
+        if target != "runs-out-of-memory" {
+            assert_eq!(bad_crc["as_owed"], bad_crc["cases"], "{target}");
+        }
+    }
+    let failures = json["failures"].as_array().unwrap();
+    for (target, words) in [
+        ("aborts", "ABORTED"),
+        ("overflows-stack", "overflowed its stack"),
+        ("runs-out-of-memory", "OUT OF MEMORY"),
+        ("hangs", "TIMED OUT"),
+    ] {
+        let failure = failures
+            .iter()
+            .find(|f| f["target"] == target)
+            .unwrap_or_else(|| panic!("no failure kept for {target}"));
+        let outcome = failure["outcome"].as_str().unwrap();
+        assert!(outcome.contains(words), "{target}: {outcome}");
+        // Written, and replayable as the same failure by a worker.
+        let file = failure["file"]
+            .as_str()
+            .expect("written to the crash folder");
+        let replay = adversarial()
+            .args(["replay", "--target", target, file])
+            .output()
+            .unwrap();
+        assert_eq!(replay.status.code(), Some(1), "{target}: {replay:?}");
+        let said = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            said.contains("FAIL died") || said.contains("FAIL hung"),
+            "{said}"
+        );
+    }
+    // The stack overflow shrinks to nothing: an empty input overflows too.
+    let overflow = failures
+        .iter()
+        .find(|f| f["target"] == "overflows-stack")
+        .unwrap();
+    assert_eq!(overflow["bytes"], "");
+    let _ = std::fs::remove_dir_all(&dir);
+}
