@@ -27,7 +27,8 @@ pub struct BitWriter<'a> {
     scratch_bits: u32,
     /// How many bytes of `buf` hold flushed words.
     flushed: usize,
-    bits_written: u64,
+    /// Bits that still fit: one counter checked and decremented per write.
+    left: u64,
     capacity_bits: u64,
 }
 
@@ -41,7 +42,7 @@ impl<'a> BitWriter<'a> {
             scratch: 0,
             scratch_bits: 0,
             flushed: 0,
-            bits_written: 0,
+            left: capacity_bits,
             capacity_bits,
         }
     }
@@ -50,20 +51,20 @@ impl<'a> BitWriter<'a> {
     #[inline]
     #[must_use]
     pub const fn bits_written(&self) -> u64 {
-        self.bits_written
+        self.capacity_bits.wrapping_sub(self.left)
     }
 
     /// Bits that still fit in the buffer.
     #[inline]
     #[must_use]
     pub const fn bits_available(&self) -> u64 {
-        self.capacity_bits.saturating_sub(self.bits_written)
+        self.left
     }
 
     #[cold]
     fn full(&self) -> EncodeError {
         EncodeError::BufferFull {
-            at: self.bits_written,
+            at: self.bits_written(),
         }
     }
 
@@ -73,12 +74,12 @@ impl<'a> BitWriter<'a> {
     pub fn write_bits(&mut self, value: u32, bits: u32) -> Result<(), EncodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
-        if u64::from(bits) > self.bits_available() {
+        if u64::from(bits) > self.left {
             return Err(self.full());
         }
+        self.left = self.left.wrapping_sub(u64::from(bits));
         self.scratch |= (u64::from(value) & low_mask(bits)) << (self.scratch_bits & 31);
         self.scratch_bits = self.scratch_bits.wrapping_add(bits);
-        self.bits_written = self.bits_written.wrapping_add(u64::from(bits));
         if self.scratch_bits >= 32 {
             // The capacity check above guarantees these four bytes exist.
             if let Some(word) = self
@@ -99,7 +100,7 @@ impl<'a> BitWriter<'a> {
     #[inline]
     #[must_use]
     pub const fn padding_bits(&self) -> u32 {
-        (self.bits_written.wrapping_neg() & 7) as u32
+        (self.bits_written().wrapping_neg() & 7) as u32
     }
 
     /// Writes zero bits up to the next byte boundary.
@@ -108,19 +109,24 @@ impl<'a> BitWriter<'a> {
         self.write_bits(0, self.padding_bits())
     }
 
-    /// Moves the whole bytes held in the scratch into the buffer. Only called
-    /// at a byte boundary or at the end; the scratch is empty afterwards.
+    /// Moves the whole bytes held in the scratch (fewer than 32 bits) into
+    /// the buffer. Only called at a byte boundary or at the end; the scratch
+    /// is empty afterwards. Where four bytes of room remain it stores the
+    /// whole word, as the reference's flush does: the bytes past the last
+    /// one holding bits are zeros, and the next write or the caller's
+    /// length leaves them out.
+    #[inline]
     fn flush_scratch(&mut self) {
-        let bytes = self.scratch.to_le_bytes();
+        let word = (self.scratch as u32).to_le_bytes();
         let count = self.scratch_bits.div_ceil(8) as usize;
-        for (dst, src) in self
-            .buf
-            .get_mut(self.flushed..)
-            .unwrap_or_default()
-            .iter_mut()
-            .zip(bytes.iter().take(count))
-        {
-            *dst = *src;
+        let rest = self.buf.get_mut(self.flushed..).unwrap_or_default();
+        match rest.first_chunk_mut::<4>() {
+            Some(dst) => *dst = word,
+            None => {
+                for (dst, src) in rest.iter_mut().zip(word.iter().take(count)) {
+                    *dst = *src;
+                }
+            }
         }
         self.flushed = self.flushed.wrapping_add(count);
         self.scratch = 0;
@@ -128,10 +134,11 @@ impl<'a> BitWriter<'a> {
     }
 
     /// Writes `bytes` at a byte boundary (the caller aligns first).
+    #[inline]
     pub fn write_aligned_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        debug_assert_eq!(self.bits_written & 7, 0);
+        debug_assert_eq!(self.bits_written() & 7, 0);
         let bits = (bytes.len() as u64).saturating_mul(8);
-        if bits > self.bits_available() {
+        if bits > self.left {
             return Err(self.full());
         }
         self.flush_scratch();
@@ -140,12 +147,14 @@ impl<'a> BitWriter<'a> {
             dst.copy_from_slice(bytes);
         }
         self.flushed = end;
-        self.bits_written = self.bits_written.wrapping_add(bits);
+        self.left = self.left.wrapping_sub(bits);
         Ok(())
     }
 
     /// Flushes the last partial word and returns the stream's length in
-    /// bytes, `ceil(bits_written / 8)`. Unused bits of the last byte are zero.
+    /// bytes, `ceil(bits_written / 8)`. Unused bits of the last byte are
+    /// zero, and so may be up to three bytes of the buffer after it.
+    #[inline]
     pub fn finish(mut self) -> usize {
         self.flush_scratch();
         self.flushed
@@ -165,7 +174,10 @@ pub struct BitReader<'a> {
     scratch_bits: u32,
     /// The next byte of `data` to load into the scratch.
     next_load: usize,
-    bits_read: u64,
+    /// Bits not yet read: the one counter a read checks and updates.
+    left: u64,
+    /// `left` plus the bits read so far: the input's length, until a
+    /// poisoned reader sets it to the bits read.
     total_bits: u64,
 }
 
@@ -178,28 +190,39 @@ impl<'a> BitReader<'a> {
             scratch: 0,
             scratch_bits: 0,
             next_load: 0,
-            bits_read: 0,
+            left: (data.len() as u64).saturating_mul(8),
             total_bits: (data.len() as u64).saturating_mul(8),
         }
+    }
+
+    /// Leaves no bit to read: every later read of one bit or more is
+    /// refused. A reading stream poisons its reader when it refuses, so its
+    /// failure is sticky at no cost to the reads that succeed.
+    #[inline]
+    pub fn poison(&mut self) {
+        self.total_bits = self.bits_read();
+        self.left = 0;
     }
 
     /// Bits consumed so far.
     #[inline]
     #[must_use]
     pub const fn bits_read(&self) -> u64 {
-        self.bits_read
+        self.total_bits.wrapping_sub(self.left)
     }
 
     /// Bits left in the input.
     #[inline]
     #[must_use]
     pub const fn bits_remaining(&self) -> u64 {
-        self.total_bits.saturating_sub(self.bits_read)
+        self.left
     }
 
     #[cold]
     fn past_end(&self) -> DecodeError {
-        DecodeError::PastEnd { at: self.bits_read }
+        DecodeError::PastEnd {
+            at: self.bits_read(),
+        }
     }
 
     /// Loads the next 32-bit word (or what is left of the input) above the
@@ -224,16 +247,16 @@ impl<'a> BitReader<'a> {
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
-        if u64::from(bits) > self.bits_remaining() {
+        if u64::from(bits) > self.left {
             return Err(self.past_end());
         }
+        self.left = self.left.wrapping_sub(u64::from(bits));
         if self.scratch_bits < bits {
             self.refill();
         }
         let value = (self.scratch & low_mask(bits)) as u32;
         self.scratch >>= bits;
         self.scratch_bits = self.scratch_bits.wrapping_sub(bits);
-        self.bits_read = self.bits_read.wrapping_add(u64::from(bits));
         Ok(value)
     }
 
@@ -241,14 +264,14 @@ impl<'a> BitReader<'a> {
     #[inline]
     #[must_use]
     pub const fn padding_bits(&self) -> u32 {
-        (self.bits_read.wrapping_neg() & 7) as u32
+        (self.bits_read().wrapping_neg() & 7) as u32
     }
 
     /// Consumes the padding up to the next byte boundary, refusing it with
     /// [`DecodeError::NonZeroPadding`] when any of its bits is set.
     #[inline]
     pub fn align(&mut self) -> Result<(), DecodeError> {
-        let at = self.bits_read;
+        let at = self.bits_read();
         if self.read_bits(self.padding_bits())? != 0 {
             return Err(DecodeError::NonZeroPadding { at });
         }
@@ -257,18 +280,20 @@ impl<'a> BitReader<'a> {
 
     /// Borrows the next `count` bytes of the input, at a byte boundary (the
     /// caller aligns first).
+    #[inline]
     pub fn read_aligned_bytes(&mut self, count: usize) -> Result<&'a [u8], DecodeError> {
-        debug_assert_eq!(self.bits_read & 7, 0);
-        if (count as u64).saturating_mul(8) > self.bits_remaining() {
+        debug_assert_eq!(self.bits_read() & 7, 0);
+        let bits = (count as u64).saturating_mul(8);
+        if bits > self.left {
             return Err(self.past_end());
         }
-        let start = (self.bits_read / 8) as usize;
+        let start = (self.bits_read() / 8) as usize;
         let end = start.wrapping_add(count);
         let bytes = self.data.get(start..end).ok_or_else(|| self.past_end())?;
         self.scratch = 0;
         self.scratch_bits = 0;
         self.next_load = end;
-        self.bits_read = self.bits_read.wrapping_add((count as u64).wrapping_mul(8));
+        self.left = self.left.wrapping_sub(bits);
         Ok(bytes)
     }
 }

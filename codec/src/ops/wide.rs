@@ -55,10 +55,23 @@ pub fn serialize_u64<S: Stream + ?Sized>(
     bits: u32,
 ) -> Result<(), S::Error> {
     debug_assert!((1..=64).contains(&bits));
-    let mut wide = u128::from(*value);
-    serialize_groups(stream, &mut wide, bits.min(64))?;
+    // The groups of `serialize_groups`, low then high, without its loop.
+    let bits = bits.min(64);
+    let low_bits = bits.min(GROUP_BITS);
+    let high_bits = bits.saturating_sub(GROUP_BITS);
+    let mask = |width: u32| {
+        u32::MAX
+            .checked_shr(GROUP_BITS.saturating_sub(width))
+            .unwrap_or(0)
+    };
+    let mut low = (*value as u32) & mask(low_bits);
+    let mut high = ((*value >> GROUP_BITS) as u32) & mask(high_bits);
+    stream.serialize_bits(&mut low, low_bits)?;
+    if high_bits > 0 {
+        stream.serialize_bits(&mut high, high_bits)?;
+    }
     if S::IS_READING {
-        *value = wide as u64;
+        *value = u64::from(low) | u64::from(high).checked_shl(GROUP_BITS).unwrap_or(0);
     }
     Ok(())
 }

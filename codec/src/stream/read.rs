@@ -7,7 +7,10 @@ use crate::error::DecodeError;
 /// Reads a [`Serialize`](super::Serialize) value from untrusted bytes.
 ///
 /// Failure is sticky: once an operation is refused, every later operation,
-/// including zero-bit ones, refuses with the first error.
+/// including zero-bit ones, refuses with the first error. A refusal
+/// poisons the bit reader (no bit is left to read), so a read of one bit or
+/// more fails on its own and only then looks up the first error; a read of
+/// zero bits, which cannot fail that way, asks for it directly.
 #[derive(Clone, Debug)]
 pub struct ReadStream<'a> {
     reader: BitReader<'a>,
@@ -40,10 +43,7 @@ impl<'a> ReadStream<'a> {
 
     #[inline]
     fn sticky<T>(&mut self, result: Result<T, DecodeError>) -> Result<T, DecodeError> {
-        if let Err(err) = result {
-            self.failed = Some(err);
-        }
-        result
+        result.map_err(|err| self.refuse(err))
     }
 }
 
@@ -68,12 +68,17 @@ impl Stream for ReadStream<'_> {
     // Refusals sit behind branches that are cold already.
     #[inline]
     fn refuse(&mut self, why: DecodeError) -> DecodeError {
+        self.reader.poison();
         *self.failed.get_or_insert(why)
     }
 
     #[inline]
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
-        self.ok()?;
+        if bits == 0 {
+            // Nothing to read, so nothing to fail on: the stream's own
+            // failure decides.
+            self.ok()?;
+        }
         let read = self.reader.read_bits(bits);
         *value = self.sticky(read)?;
         Ok(())
@@ -81,11 +86,15 @@ impl Stream for ReadStream<'_> {
 
     #[inline]
     fn serialize_align(&mut self) -> Result<(), DecodeError> {
-        self.ok()?;
+        if self.reader.padding_bits() == 0 {
+            // No bit to read: the stream's own failure decides.
+            return self.ok();
+        }
         let aligned = self.reader.align();
         self.sticky(aligned)
     }
 
+    #[inline]
     fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
         self.serialize_align()?;
         let read = self.reader.read_aligned_bytes(bytes.len());
