@@ -1,8 +1,9 @@
 //! `BitWriter` and `BitReader`: the only code in the crate that touches bytes.
 //!
-//! Bits are packed least-significant-bit first into a 64-bit scratch and move
-//! between the scratch and memory 32 bits at a time, little-endian, as in the
-//! articles' design. Neither side ever indexes a slice: every access goes
+//! Bits are packed least-significant-bit first. The writer gathers them in a
+//! 64-bit scratch and stores them 32 bits at a time, little-endian, as in the
+//! articles' design; the reader loads the 64-bit little-endian window at the
+//! byte holding its next bit. Neither side ever indexes a slice: every access goes
 //! through `get`, `get_mut` or `first_chunk`, so a bug here can produce a wrong
 //! answer or an error, never an out-of-bounds access.
 
@@ -161,24 +162,22 @@ impl<'a> BitWriter<'a> {
     }
 }
 
-/// Reads bits from any byte slice, a 32-bit word at a time.
+/// Reads bits from any byte slice.
 ///
-/// The reader never looks past the end of its slice and needs no slack bytes:
-/// the last word is assembled from whatever bytes remain. A read that needs
-/// more bits than remain is refused with [`DecodeError::PastEnd`].
+/// Each read loads the eight bytes at the byte holding its first bit as one
+/// little-endian word, shifts out the bits already read and masks the rest:
+/// no scratch to refill, and one bounds check. Within the last eight bytes
+/// the word is assembled from the bytes that remain, so the reader never
+/// looks past the end of its slice and needs no slack bytes. A read that
+/// needs more bits than remain is refused with [`DecodeError::PastEnd`].
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Loaded bits not yet consumed, lowest first.
-    scratch: u64,
-    scratch_bits: u32,
-    /// The next byte of `data` to load into the scratch.
-    next_load: usize,
-    /// Bits not yet read: the one counter a read checks and updates.
-    left: u64,
-    /// `left` plus the bits read so far: the input's length, until a
-    /// poisoned reader sets it to the bits read.
-    total_bits: u64,
+    /// Bits read so far.
+    pos: u64,
+    /// The bit where reading must stop: the input's length, until a
+    /// poisoned reader sets it to `pos`.
+    end: u64,
 }
 
 impl<'a> BitReader<'a> {
@@ -187,11 +186,8 @@ impl<'a> BitReader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Self {
             data,
-            scratch: 0,
-            scratch_bits: 0,
-            next_load: 0,
-            left: (data.len() as u64).saturating_mul(8),
-            total_bits: (data.len() as u64).saturating_mul(8),
+            pos: 0,
+            end: (data.len() as u64).saturating_mul(8),
         }
     }
 
@@ -200,46 +196,38 @@ impl<'a> BitReader<'a> {
     /// failure is sticky at no cost to the reads that succeed.
     #[inline]
     pub fn poison(&mut self) {
-        self.total_bits = self.bits_read();
-        self.left = 0;
+        self.end = self.pos;
     }
 
     /// Bits consumed so far.
     #[inline]
     #[must_use]
     pub const fn bits_read(&self) -> u64 {
-        self.total_bits.wrapping_sub(self.left)
+        self.pos
     }
 
     /// Bits left in the input.
     #[inline]
     #[must_use]
     pub const fn bits_remaining(&self) -> u64 {
-        self.left
+        self.end.saturating_sub(self.pos)
     }
 
     #[cold]
     fn past_end(&self) -> DecodeError {
-        DecodeError::PastEnd {
-            at: self.bits_read(),
-        }
+        DecodeError::PastEnd { at: self.pos }
     }
 
-    /// Loads the next 32-bit word (or what is left of the input) above the
-    /// bits already in the scratch.
-    #[inline]
-    fn refill(&mut self) {
-        let rest = self.data.get(self.next_load..).unwrap_or_default();
-        let word = match rest.first_chunk::<4>() {
-            Some(word) => u32::from_le_bytes(*word),
-            None => rest
-                .iter()
-                .rev()
-                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b)),
-        };
-        self.scratch |= u64::from(word) << (self.scratch_bits & 31);
-        self.scratch_bits = self.scratch_bits.wrapping_add(32);
-        self.next_load = self.next_load.saturating_add(4);
+    /// The bytes from `byte` on, as a little-endian word: the last few
+    /// bytes of the input, zero-extended.
+    #[cold]
+    fn tail_word(&self, byte: usize) -> u64 {
+        self.data
+            .get(byte..)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
     }
 
     /// Reads `bits` bits (`0..=32`).
@@ -247,16 +235,17 @@ impl<'a> BitReader<'a> {
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
-        if u64::from(bits) > self.left {
+        if u64::from(bits) > self.end.wrapping_sub(self.pos) {
             return Err(self.past_end());
         }
-        self.left = self.left.wrapping_sub(u64::from(bits));
-        if self.scratch_bits < bits {
-            self.refill();
-        }
-        let value = (self.scratch & low_mask(bits)) as u32;
-        self.scratch >>= bits;
-        self.scratch_bits = self.scratch_bits.wrapping_sub(bits);
+        let byte = (self.pos >> 3) as usize;
+        let word = match self.data.get(byte..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(word) => u64::from_le_bytes(*word),
+            None => self.tail_word(byte),
+        };
+        // At most 7 bits to shift out and 32 to keep: both fit the word.
+        let value = ((word >> (self.pos & 7)) & low_mask(bits)) as u32;
+        self.pos = self.pos.wrapping_add(u64::from(bits));
         Ok(value)
     }
 
@@ -264,14 +253,14 @@ impl<'a> BitReader<'a> {
     #[inline]
     #[must_use]
     pub const fn padding_bits(&self) -> u32 {
-        (self.bits_read().wrapping_neg() & 7) as u32
+        (self.pos.wrapping_neg() & 7) as u32
     }
 
     /// Consumes the padding up to the next byte boundary, refusing it with
     /// [`DecodeError::NonZeroPadding`] when any of its bits is set.
     #[inline]
     pub fn align(&mut self) -> Result<(), DecodeError> {
-        let at = self.bits_read();
+        let at = self.pos;
         if self.read_bits(self.padding_bits())? != 0 {
             return Err(DecodeError::NonZeroPadding { at });
         }
@@ -282,18 +271,15 @@ impl<'a> BitReader<'a> {
     /// caller aligns first).
     #[inline]
     pub fn read_aligned_bytes(&mut self, count: usize) -> Result<&'a [u8], DecodeError> {
-        debug_assert_eq!(self.bits_read() & 7, 0);
+        debug_assert_eq!(self.pos & 7, 0);
         let bits = (count as u64).saturating_mul(8);
-        if bits > self.left {
+        if bits > self.bits_remaining() {
             return Err(self.past_end());
         }
-        let start = (self.bits_read() / 8) as usize;
+        let start = (self.pos / 8) as usize;
         let end = start.wrapping_add(count);
         let bytes = self.data.get(start..end).ok_or_else(|| self.past_end())?;
-        self.scratch = 0;
-        self.scratch_bits = 0;
-        self.next_load = end;
-        self.left = self.left.wrapping_sub(bits);
+        self.pos = self.pos.wrapping_add(bits);
         Ok(bytes)
     }
 }
