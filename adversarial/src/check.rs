@@ -29,7 +29,7 @@ use crate::target::Target;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// A campaign to run from a test; see [`campaign`].
+/// A campaign to run from a test; see [`campaign()`].
 pub struct Campaign {
     config: Config,
 }

@@ -1,5 +1,5 @@
 //! Targets for any protocol built on `codec`, with full field maps: a
-//! framed packet protocol ([`packet`]), a bare message ([`message`]) and a
+//! framed packet protocol ([`packet()`]), a bare message ([`message()`]) and a
 //! versioned save ([`save`]). Valid samples come from the type's
 //! `Arbitrary` implementation, which `#[derive(Serialize)]` and
 //! `#[derive(Packet)]` write (feature `arbitrary` of `codec`, on whenever
@@ -162,7 +162,7 @@ pub fn save<T>(name: &'static str, latest: u32) -> MessageTarget<T> {
     }
 }
 
-/// The target [`packet`] returns.
+/// The target [`packet()`] returns.
 pub struct PacketTarget<P> {
     name: &'static str,
     about: &'static str,

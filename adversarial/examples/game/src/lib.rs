@@ -2,7 +2,7 @@
 //! client sends (input, chat), what the server sends (snapshots of the
 //! units near the player), and the profile saved on disk. The harness
 //! attacks it from `tests/attack.rs`, `fuzz/` and `src/bin/attack.rs`, all
-//! through [`attack::targets`].
+//! through `attack::targets` (feature `attack`).
 
 use codec::subset::Entry;
 use codec::{Packet, Serialize};
