@@ -22,6 +22,7 @@
 
 use crate::campaign::{self, Budget, Config};
 use crate::corpus;
+use crate::flood;
 use crate::mutate::Class;
 use crate::replay::{files_under, replay, replayed, target_for_path};
 use crate::report;
@@ -104,6 +105,24 @@ enum Command {
     },
     /// Lists the targets.
     Targets,
+    /// Floods a live UDP server on 127.0.0.1 with honest and malicious
+    /// packets of one target.
+    ///
+    /// Honest clients send valid packets at --rate per second each while an
+    /// attacker sends every class's cases as fast as the machine allows,
+    /// for --seconds. The server must acknowledge each packet it accepts
+    /// with the datagram's FNV-1a fingerprint (8 bytes, little-endian) and
+    /// answer `stats` on its control socket with JSON counters (the game
+    /// example's server does both). Exits non-zero when a packet owed a
+    /// refusal was acknowledged, or when honest packets were lost beyond
+    /// what the kernel dropped at the server's socket.
+    ///
+    /// Example (the game example's server in another terminal):
+    ///   cargo run --release -p game-protocol --bin server -- 4000 4001 60
+    ///   cargo run --release -p game-protocol --features attack --bin attack -- \
+    ///       flood --target game --endpoint 127.0.0.1:4000 --control 127.0.0.1:4001 --seconds 50
+    #[command(verbatim_doc_comment)]
+    Flood(FloodArgs),
     /// Runs cases for a campaign's parent process (see adversarial::worker).
     #[command(name = "__worker", hide = true)]
     Worker {
@@ -150,6 +169,34 @@ struct CampaignArgs {
     /// counted as hung.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     case_deadline_ms: u64,
+}
+
+#[derive(Args)]
+struct FloodArgs {
+    /// The target whose packets are sent.
+    #[arg(long)]
+    target: String,
+    /// The server's game socket (127.0.0.1 only).
+    #[arg(long)]
+    endpoint: std::net::SocketAddr,
+    /// The server's control socket, asked for `stats` each second and at the end.
+    #[arg(long)]
+    control: Option<std::net::SocketAddr>,
+    /// How long to send.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Packets per second from each honest client.
+    #[arg(long, default_value_t = 60)]
+    rate: u32,
+    /// Honest clients.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write the report, with the memory samples, as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -311,6 +358,26 @@ fn run_replay(
     Ok(clean)
 }
 
+fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
+    let target = registry.named(&args.target)?;
+    let config = flood::FloodConfig {
+        endpoint: args.endpoint,
+        control: args.control,
+        seconds: args.seconds,
+        rate: args.rate,
+        honest_clients: args.clients,
+        seed: args.seed,
+    };
+    let report = flood::flood(target, &config).map_err(|e| e.to_string())?;
+    println!("{}", report::flood_text(&report));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report::flood_json(&report))
+            .map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(report.passed())
+}
+
 fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, String> {
     let target = registry.named(&args.target)?;
     let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
@@ -374,6 +441,7 @@ pub fn main_with_fixtures(
                 Ok(())
             })
             .map(|()| true),
+        Command::Flood(args) => run_flood(&registry, &args),
         Command::Worker { target } => registry
             .named(&target)
             .and_then(|t| worker::serve(t).map_err(|e| e.to_string()))

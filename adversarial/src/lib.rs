@@ -14,6 +14,7 @@ pub mod cli;
 pub mod corpus;
 pub mod field_map;
 pub mod fixtures;
+pub mod flood;
 pub mod fuzz;
 pub mod generate;
 pub mod mutate;

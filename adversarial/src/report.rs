@@ -297,3 +297,80 @@ pub fn verdict_text(inspection: &Inspection) -> String {
         }
     }
 }
+
+/// A flood's report, for people.
+#[must_use]
+pub fn flood_text(report: &crate::flood::FloodReport) -> String {
+    let mut out = String::new();
+    let seconds = report.elapsed.as_secs_f64().max(1e-9);
+    let _ = writeln!(
+        out,
+        "honest packets: {} sent, {} acknowledged, {} lost",
+        report.honest_sent,
+        report.honest_acked,
+        report.honest_lost()
+    );
+    let _ = writeln!(
+        out,
+        "malicious datagrams: {} sent ({:.0} per second), {} owed a refusal, {} of those accepted",
+        report.malicious_sent,
+        report.malicious_sent as f64 / seconds,
+        report.owed_refusal,
+        report.wrongly_accepted
+    );
+    let _ = writeln!(
+        out,
+        "kernel drops at the server's socket: {}",
+        report
+            .kernel_drops
+            .map_or("unknown".to_string(), |d| d.to_string())
+    );
+    if let (Some(first), Some(last)) = (report.memory.first(), report.memory.last()) {
+        let peak = report.memory.iter().map(|(_, kb)| *kb).max().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "server resident memory: {} KiB at {:.0} s, {} KiB at {:.0} s, peak {} KiB ({} samples)",
+            first.1,
+            first.0,
+            last.1,
+            last.0,
+            peak,
+            report.memory.len()
+        );
+    }
+    if let Some(stats) = &report.server_stats {
+        let _ = writeln!(out, "server: {stats}");
+    }
+    let _ = write!(
+        out,
+        "{}",
+        if report.passed() {
+            "every packet owed a refusal was refused; every honest packet that reached the server was acknowledged"
+        } else {
+            "FAILED: see the counts above"
+        }
+    );
+    out
+}
+
+/// A flood's report for machines: the counts, the server's own counters
+/// and the memory samples.
+#[must_use]
+pub fn flood_json(report: &crate::flood::FloodReport) -> Value {
+    json!({
+        "seconds": report.elapsed.as_secs_f64(),
+        "honest_sent": report.honest_sent,
+        "honest_acked": report.honest_acked,
+        "honest_lost": report.honest_lost(),
+        "malicious_sent": report.malicious_sent,
+        "owed_refusal": report.owed_refusal,
+        "wrongly_accepted": report.wrongly_accepted,
+        "kernel_drops": report.kernel_drops,
+        "server": report
+            .server_stats
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<Value>(s).ok()),
+        "memory_kb": report.memory.iter().map(|(t, kb)| json!([t, kb])).collect::<Vec<_>>(),
+        "passed": report.passed(),
+    })
+}

@@ -9,6 +9,7 @@ use codec::{Packet, Serialize};
 
 #[cfg(feature = "attack")]
 pub mod attack;
+pub mod server;
 
 /// Units in the world: a snapshot carries a subset of them by index.
 pub const MAX_UNITS: u32 = 256;

@@ -1,0 +1,216 @@
+//! The game's server loop, as a game programmer would write it on
+//! `std::net`: one UDP socket on 127.0.0.1, every datagram decoded with
+//! `packet::decode`, refusals counted by cause, per-client state, and an
+//! acknowledgement for every accepted packet.
+//!
+//! An acknowledgement is the accepted datagram's 64-bit FNV-1a fingerprint
+//! (8 bytes, little-endian), so a sender knows exactly which of its packets
+//! got through, whatever the packet type. A second socket answers `stats`
+//! with the server's counters as JSON, for a load generator to fetch.
+
+use crate::GamePacket;
+use codec::packet::{self, Packet};
+use std::collections::{BTreeMap, HashMap};
+use std::io;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+/// Clients the server keeps state for; a datagram from any other address
+/// once the table is full is refused as `unknown-client`.
+pub const MAX_CLIENTS: usize = 64;
+
+/// The fingerprint a server acknowledges a datagram with: FNV-1a, 64 bits.
+#[must_use]
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// What the server keeps per client.
+#[derive(Clone, Debug, Default)]
+pub struct Client {
+    /// Packets accepted from it.
+    pub accepted: u64,
+    /// The latest input tick it sent.
+    pub last_tick: Option<u16>,
+}
+
+/// The server's counters.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Datagrams received.
+    pub received: u64,
+    /// Datagrams decoded and acknowledged.
+    pub accepted: u64,
+    /// Datagrams refused, by cause (`DecodeError::cause`, `empty`,
+    /// `unknown-client`).
+    pub refused: BTreeMap<String, u64>,
+}
+
+impl Stats {
+    /// The counters as a JSON object, with the process's CPU time and
+    /// resident memory (Linux; absent elsewhere).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let refused: Vec<String> = self
+            .refused
+            .iter()
+            .map(|(cause, n)| format!("\"{cause}\":{n}"))
+            .collect();
+        let (rss, peak) = memory_kb();
+        let number = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
+        format!(
+            "{{\"received\":{},\"accepted\":{},\"refused\":{{{}}},\"cpu_ms\":{},\"rss_kb\":{},\"peak_rss_kb\":{}}}",
+            self.received,
+            self.accepted,
+            refused.join(","),
+            number(cpu_ms()),
+            number(rss),
+            number(peak)
+        )
+    }
+}
+
+/// A game server on two loopback sockets: the game's and the one that
+/// answers `stats`.
+pub struct Server {
+    socket: UdpSocket,
+    control: UdpSocket,
+    clients: HashMap<SocketAddr, Client>,
+    stats: Stats,
+}
+
+impl Server {
+    /// Binds the game socket to `game` and the stats socket to `control`
+    /// (both on 127.0.0.1; port 0 picks a free one).
+    ///
+    /// # Errors
+    ///
+    /// When a socket cannot be bound or configured.
+    pub fn bind(game: u16, control: u16) -> io::Result<Self> {
+        let socket = UdpSocket::bind(("127.0.0.1", game))?;
+        let control = UdpSocket::bind(("127.0.0.1", control))?;
+        socket.set_read_timeout(Some(Duration::from_millis(20)))?;
+        control.set_nonblocking(true)?;
+        Ok(Self {
+            socket,
+            control,
+            clients: HashMap::new(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// The game socket's address.
+    ///
+    /// # Errors
+    ///
+    /// When the socket has none.
+    pub fn addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    /// The stats socket's address.
+    ///
+    /// # Errors
+    ///
+    /// When the socket has none.
+    pub fn control_addr(&self) -> io::Result<SocketAddr> {
+        self.control.local_addr()
+    }
+
+    /// The counters so far.
+    #[must_use]
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The clients the server keeps state for.
+    #[must_use]
+    pub fn clients(&self) -> &HashMap<SocketAddr, Client> {
+        &self.clients
+    }
+
+    fn refuse(&mut self, cause: &str) {
+        *self.stats.refused.entry(cause.to_string()).or_default() += 1;
+    }
+
+    /// Handles one datagram from `from`.
+    pub fn handle(&mut self, bytes: &[u8], from: SocketAddr) {
+        self.stats.received += 1;
+        if bytes.is_empty() {
+            return self.refuse("empty");
+        }
+        let packet = match packet::decode::<GamePacket>(bytes) {
+            Ok(packet) => packet,
+            Err(error) => return self.refuse(error.cause()),
+        };
+        if !self.clients.contains_key(&from) && self.clients.len() >= MAX_CLIENTS {
+            return self.refuse("unknown-client");
+        }
+        let client = self.clients.entry(from).or_default();
+        client.accepted += 1;
+        if let GamePacket::Input(input) = &packet {
+            client.last_tick = Some(input.tick);
+        }
+        self.stats.accepted += 1;
+        let _ = self.socket.send_to(&fingerprint(bytes).to_le_bytes(), from);
+    }
+
+    /// Serves until `deadline`, answering `stats` requests on the control
+    /// socket as they come; returns the counters.
+    ///
+    /// # Errors
+    ///
+    /// When the game socket fails with anything but a timeout.
+    pub fn serve_until(&mut self, deadline: Instant) -> io::Result<&Stats> {
+        let mut buf = vec![0u8; GamePacket::MAX_PACKET_BYTES + 1];
+        let mut request = [0u8; 16];
+        while Instant::now() < deadline {
+            match self.socket.recv_from(&mut buf) {
+                Ok((len, from)) => {
+                    // A datagram longer than the buffer arrives cut to it:
+                    // one byte past the maximum is enough to refuse it.
+                    self.handle(buf.get(..len).unwrap_or_default(), from);
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => return Err(e),
+            }
+            while let Ok((len, from)) = self.control.recv_from(&mut request) {
+                if request.get(..len) == Some(b"stats".as_slice()) {
+                    let _ = self.control.send_to(self.stats.to_json().as_bytes(), from);
+                }
+            }
+        }
+        Ok(&self.stats)
+    }
+}
+
+/// This process's CPU time (user and system), from `/proc/self/stat`.
+fn cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // Linux reports 100 ticks a second to user space.
+    Some(ticks * 10)
+}
+
+/// This process's resident memory and its peak, in KiB, from
+/// `/proc/self/status`.
+fn memory_kb() -> (Option<u64>, Option<u64>) {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return (None, None);
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
