@@ -339,6 +339,16 @@ pub fn flood_text(report: &crate::flood::FloodReport) -> String {
         );
     }
     if let Some(stats) = &report.server_stats {
+        let parsed = serde_json::from_str::<Value>(stats).ok();
+        let number = |key: &str| parsed.as_ref().and_then(|v| v.get(key)?.as_f64());
+        if let (Some(cpu_ms), Some(received)) = (number("cpu_ms"), number("received")) {
+            let _ = writeln!(
+                out,
+                "server CPU: {:.2} us per datagram read ({:.0} ms for {received:.0})",
+                cpu_ms * 1000.0 / received.max(1.0),
+                cpu_ms
+            );
+        }
         let _ = writeln!(out, "server: {stats}");
     }
     let _ = write!(

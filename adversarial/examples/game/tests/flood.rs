@@ -57,3 +57,25 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
     assert!(server.clients().len() >= 4);
     assert!(report.server_stats.is_some(), "the control socket answered");
 }
+
+#[test]
+fn a_full_client_table_refuses_a_new_address_as_unknown_client() {
+    use codec::packet;
+    use game_protocol::server::MAX_CLIENTS;
+    use game_protocol::{GamePacket, Input};
+    let mut server = Server::bind(0, 0).unwrap();
+    let bytes = packet::encode_to_vec(&mut GamePacket::Input(Input::default())).unwrap();
+    // Loopback addresses nobody listens on: the acknowledgements go nowhere.
+    let address =
+        |i: usize| -> std::net::SocketAddr { format!("127.0.0.1:{}", 40_000 + i).parse().unwrap() };
+    for i in 0..MAX_CLIENTS {
+        server.handle(&bytes, address(i));
+    }
+    assert_eq!(server.stats().accepted, MAX_CLIENTS as u64);
+    server.handle(&bytes, address(MAX_CLIENTS));
+    assert_eq!(server.stats().refused.get("unknown-client"), Some(&1));
+    // A known client is still served.
+    server.handle(&bytes, address(0));
+    assert_eq!(server.stats().accepted, MAX_CLIENTS as u64 + 1);
+    assert_eq!(server.clients().len(), MAX_CLIENTS);
+}
