@@ -159,10 +159,16 @@ impl Report {
 /// A stable name for an input: FNV-1a, 64 bits.
 #[must_use]
 pub fn fingerprint(bytes: &[u8]) -> String {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+    format!("{:016x}", fnv1a(bytes))
+}
+
+/// FNV-1a, 64 bits: the hash behind [`fingerprint`], and what a flooded
+/// server acknowledges a datagram with.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    })
 }
 
 fn same_failure(a: &Outcome, b: &Outcome) -> bool {

@@ -8,6 +8,7 @@
 //! then knows which honest packets got through, and whether a malicious
 //! one that was owed a refusal got accepted.
 
+use crate::campaign::fnv1a;
 use crate::mutate::{self, Class, Owed};
 use crate::target::Target;
 use arbitrary::Unstructured;
@@ -100,12 +101,6 @@ pub fn kernel_drops(port: u16) -> Option<u64> {
     })
 }
 
-fn fingerprint(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// Datagrams sent and not yet acknowledged, by fingerprint, with how many
 /// of each (identical packets are acknowledged once each).
 #[derive(Default)]
@@ -113,7 +108,7 @@ struct Pending(HashMap<u64, u32>);
 
 impl Pending {
     fn add(&mut self, bytes: &[u8]) {
-        *self.0.entry(fingerprint(bytes)).or_default() += 1;
+        *self.0.entry(fnv1a(bytes)).or_default() += 1;
     }
 
     fn remove(&mut self, fingerprint: u64) -> bool {
