@@ -178,16 +178,33 @@ pub struct BitReader<'a> {
     /// The bit where reading must stop: the input's length, until a
     /// poisoned reader sets it to `pos`.
     end: u64,
+    /// The input's last (up to) eight bytes followed by zeros, copied once,
+    /// so a read near the end loads its window from here without a loop.
+    tail: [u8; 16],
+    /// The byte of `data` that `tail` starts at.
+    tail_start: usize,
 }
 
 impl<'a> BitReader<'a> {
     /// A reader over all of `data`.
     #[must_use]
     pub fn new(data: &'a [u8]) -> Self {
+        let tail_start = data.len().saturating_sub(8);
+        let mut tail = [0u8; 16];
+        match (data.last_chunk::<8>(), tail.first_chunk_mut::<8>()) {
+            (Some(last), Some(dst)) => *dst = *last,
+            _ => {
+                for (dst, src) in tail.iter_mut().zip(data) {
+                    *dst = *src;
+                }
+            }
+        }
         Self {
             data,
             pos: 0,
             end: (data.len() as u64).saturating_mul(8),
+            tail,
+            tail_start,
         }
     }
 
@@ -218,16 +235,14 @@ impl<'a> BitReader<'a> {
         DecodeError::PastEnd { at: self.pos }
     }
 
-    /// The bytes from `byte` on, as a little-endian word: the last few
-    /// bytes of the input, zero-extended.
-    #[cold]
+    /// The bytes from `byte` on, as a little-endian word, where fewer than
+    /// eight remain: from the zero-padded copy of the input's end.
+    #[inline]
     fn tail_word(&self, byte: usize) -> u64 {
-        self.data
-            .get(byte..)
-            .unwrap_or_default()
-            .iter()
-            .rev()
-            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+        self.tail
+            .get(byte.wrapping_sub(self.tail_start)..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |word| u64::from_le_bytes(*word))
     }
 
     /// Reads `bits` bits (`0..=32`).
