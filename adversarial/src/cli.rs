@@ -111,11 +111,18 @@ enum Command {
     /// Honest clients send valid packets at --rate per second each while an
     /// attacker sends every class's cases as fast as the machine allows,
     /// for --seconds. The server must acknowledge each packet it accepts
-    /// with the datagram's FNV-1a fingerprint (8 bytes, little-endian) and
-    /// answer `stats` on its control socket with JSON counters (the game
-    /// example's server does both). Exits non-zero when a packet owed a
-    /// refusal was acknowledged, or when honest packets were lost beyond
-    /// what the kernel dropped at the server's socket.
+    /// with the datagram's FNV-1a fingerprint (8 bytes, little-endian). Its
+    /// control socket must answer `stats` with JSON counters and
+    /// `verdicts` with the verdicts given since the last request, one line
+    /// each: "PORT FINGERPRINT_HEX accepted|CAUSE" (the game example's
+    /// server does all three).
+    ///
+    /// Exit status: 0 when every malicious datagram the server read got the
+    /// verdict it was owed (accepted, or refused with the owed cause) and
+    /// every honest packet that reached the server was accepted and
+    /// acknowledged; 1 when not, or when the server stopped answering, or
+    /// honest packets were lost beyond what the kernel dropped; 2 on a
+    /// usage or socket error.
     ///
     /// Example (the game example's server in another terminal):
     ///   cargo run --release -p game-protocol --bin server -- 4000 4001 60
@@ -179,9 +186,10 @@ struct FloodArgs {
     /// The server's game socket (127.0.0.1 only).
     #[arg(long)]
     endpoint: std::net::SocketAddr,
-    /// The server's control socket, asked for `stats` each second and at the end.
+    /// The server's control socket, asked for `verdicts` every 20 ms and
+    /// for `stats` each second and at the end.
     #[arg(long)]
-    control: Option<std::net::SocketAddr>,
+    control: std::net::SocketAddr,
     /// How long to send.
     #[arg(long, default_value_t = 10.0)]
     seconds: f64,

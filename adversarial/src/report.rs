@@ -303,28 +303,53 @@ pub fn verdict_text(inspection: &Inspection) -> String {
 pub fn flood_text(report: &crate::flood::FloodReport) -> String {
     let mut out = String::new();
     let seconds = report.elapsed.as_secs_f64().max(1e-9);
+    let known = |v: Option<u64>| v.map_or("unknown".to_string(), |d| d.to_string());
     let _ = writeln!(
         out,
-        "honest packets: {} sent, {} acknowledged, {} lost",
+        "honest packets: {} sent, {} acknowledged, {} lost ({} ticks sent late)",
         report.honest_sent,
         report.honest_acked,
-        report.honest_lost()
+        report.honest_lost(),
+        report.late_ticks
     );
     let _ = writeln!(
         out,
-        "malicious datagrams: {} sent ({:.0} per second), {} owed a refusal, {} of those accepted",
+        "  lost before the server read them: {}; refused by the server: {}; accepted, acknowledgement lost: {}",
+        report.honest_unseen(),
+        report.honest_refused_total(),
+        report.honest_ack_lost()
+    );
+    let _ = writeln!(
+        out,
+        "  kernel drops: {} at the server's socket, {} at the honest clients' sockets",
+        known(report.kernel_drops),
+        known(report.client_kernel_drops)
+    );
+    let ledger = &report.malicious;
+    let _ = writeln!(
+        out,
+        "malicious datagrams: {} sent ({:.0} per second), {} owed a refusal; {} judged as owed, {} judged wrongly, {} never judged (dropped before the server), {} of those owed a refusal acknowledged",
         report.malicious_sent,
         report.malicious_sent as f64 / seconds,
         report.owed_refusal,
+        ledger.judged,
+        ledger.wrong,
+        ledger.unjudged,
         report.wrongly_accepted
     );
-    let _ = writeln!(
-        out,
-        "kernel drops at the server's socket: {}",
-        report
-            .kernel_drops
-            .map_or("unknown".to_string(), |d| d.to_string())
-    );
+    for wrong in &ledger.examples {
+        let _ = writeln!(
+            out,
+            "  WRONG {}: owed {}, got {} (fingerprint {:016x})",
+            wrong.class, wrong.owed, wrong.got, wrong.fingerprint
+        );
+    }
+    let causes: Vec<String> = ledger
+        .refused
+        .iter()
+        .map(|(cause, n)| format!("{cause} {n}"))
+        .collect();
+    let _ = writeln!(out, "  refused by cause: {}", causes.join(", "));
     if let (Some(first), Some(last)) = (report.memory.first(), report.memory.last()) {
         let peak = report.memory.iter().map(|(_, kb)| *kb).max().unwrap_or(0);
         let _ = writeln!(
@@ -338,24 +363,29 @@ pub fn flood_text(report: &crate::flood::FloodReport) -> String {
             report.memory.len()
         );
     }
-    if let Some(stats) = &report.server_stats {
-        let parsed = serde_json::from_str::<Value>(stats).ok();
-        let number = |key: &str| parsed.as_ref().and_then(|v| v.get(key)?.as_f64());
-        if let (Some(cpu_ms), Some(received)) = (number("cpu_ms"), number("received")) {
-            let _ = writeln!(
-                out,
-                "server CPU: {:.2} us per datagram read ({:.0} ms for {received:.0})",
-                cpu_ms * 1000.0 / received.max(1.0),
-                cpu_ms
-            );
+    if let (Some(cpu_ms), Some(received)) = (
+        report.server_counter("cpu_ms"),
+        report.server_counter("received"),
+    ) {
+        let _ = writeln!(
+            out,
+            "server CPU: {:.2} us per datagram read ({cpu_ms} ms for {received})",
+            cpu_ms as f64 * 1000.0 / received.max(1) as f64,
+        );
+    }
+    match &report.server_stats {
+        Some(stats) => {
+            let _ = writeln!(out, "server: {stats}");
         }
-        let _ = writeln!(out, "server: {stats}");
+        None => {
+            let _ = writeln!(out, "server: did not answer at the end");
+        }
     }
     let _ = write!(
         out,
         "{}",
         if report.passed() {
-            "every packet owed a refusal was refused; every honest packet that reached the server was acknowledged"
+            "every malicious datagram the server read got its owed verdict; every honest packet that reached the server was accepted and acknowledged"
         } else {
             "FAILED: see the counts above"
         }
@@ -363,19 +393,42 @@ pub fn flood_text(report: &crate::flood::FloodReport) -> String {
     out
 }
 
-/// A flood's report for machines: the counts, the server's own counters
-/// and the memory samples.
+/// The flood's report as JSON, with the memory samples.
 #[must_use]
 pub fn flood_json(report: &crate::flood::FloodReport) -> Value {
+    let ledger = &report.malicious;
     json!({
         "seconds": report.elapsed.as_secs_f64(),
-        "honest_sent": report.honest_sent,
-        "honest_acked": report.honest_acked,
-        "honest_lost": report.honest_lost(),
-        "malicious_sent": report.malicious_sent,
-        "owed_refusal": report.owed_refusal,
-        "wrongly_accepted": report.wrongly_accepted,
-        "kernel_drops": report.kernel_drops,
+        "honest": {
+            "sent": report.honest_sent,
+            "acknowledged": report.honest_acked,
+            "lost": report.honest_lost(),
+            "lost_before_server": report.honest_unseen(),
+            "refused_by_server": report.honest_refused,
+            "ack_lost": report.honest_ack_lost(),
+            "late_ticks": report.late_ticks,
+        },
+        "malicious": {
+            "sent": report.malicious_sent,
+            "owed_refusal": report.owed_refusal,
+            "judged_as_owed": ledger.judged,
+            "judged_wrongly": ledger.wrong,
+            "wrong_examples": ledger.examples.iter().map(|w| json!({
+                "class": w.class,
+                "owed": w.owed,
+                "got": w.got,
+                "fingerprint": format!("{:016x}", w.fingerprint),
+            })).collect::<Vec<_>>(),
+            "never_judged": ledger.unjudged,
+            "unmatched_verdicts": ledger.unmatched,
+            "refused_by_cause": ledger.refused,
+            "owed_refusal_acknowledged": report.wrongly_accepted,
+        },
+        "kernel_drops": {
+            "server_socket": report.kernel_drops,
+            "client_sockets": report.client_kernel_drops,
+        },
+        "server_answered": report.server_answered,
         "server": report
             .server_stats
             .as_deref()

@@ -5,12 +5,22 @@
 //!
 //! An acknowledgement is the accepted datagram's 64-bit FNV-1a fingerprint
 //! (8 bytes, little-endian), so a sender knows exactly which of its packets
-//! got through, whatever the packet type. A second socket answers `stats`
-//! with the server's counters as JSON, for a load generator to fetch.
+//! got through, whatever the packet type. A second socket, the control
+//! socket, answers two requests for a load generator:
+//!
+//! - `stats`: the server's counters as JSON;
+//! - `verdicts`: the verdicts given since the last such request, oldest
+//!   first, one line each: the sender's port, the datagram's fingerprint in
+//!   16 hex digits and `accepted` or the refusal's cause, separated by
+//!   spaces. One reply holds at most [`VERDICTS_PER_REPLY`] lines; an
+//!   empty reply means there are no more. The server keeps at most
+//!   [`VERDICT_LOG`] of them and counts the ones it had to drop, so a
+//!   reader that stops asking costs it no memory.
 
 use crate::GamePacket;
-use codec::packet::{self, Packet};
-use std::collections::{BTreeMap, HashMap};
+use codec::packet;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt::Write as _;
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
@@ -18,6 +28,17 @@ use std::time::{Duration, Instant};
 /// Clients the server keeps state for; a datagram from any other address
 /// once the table is full is refused as `unknown-client`.
 pub const MAX_CLIENTS: usize = 64;
+
+/// Verdicts kept for the control socket's `verdicts` request.
+pub const VERDICT_LOG: usize = 1 << 16;
+
+/// Verdict lines in one reply: each is at most 44 bytes, so a reply fits
+/// one datagram.
+pub const VERDICTS_PER_REPLY: usize = 1200;
+
+/// The largest datagram UDP carries: the receive buffer holds any datagram
+/// whole, so a datagram's fingerprint is that of the bytes its sender sent.
+const DATAGRAM_BYTES: usize = 65_536;
 
 /// The fingerprint a server acknowledges a datagram with: FNV-1a, 64 bits.
 #[must_use]
@@ -41,11 +62,15 @@ pub struct Client {
 pub struct Stats {
     /// Datagrams received.
     pub received: u64,
-    /// Datagrams decoded and acknowledged.
+    /// Datagrams decoded and accepted.
     pub accepted: u64,
+    /// Accepted datagrams whose acknowledgement the socket did not send.
+    pub ack_failed: u64,
     /// Datagrams refused, by cause (`DecodeError::cause`, `empty`,
     /// `unknown-client`).
-    pub refused: BTreeMap<String, u64>,
+    pub refused: BTreeMap<&'static str, u64>,
+    /// Verdicts dropped from a full log before anyone asked for them.
+    pub unlogged: u64,
 }
 
 impl Stats {
@@ -61,10 +86,12 @@ impl Stats {
         let (rss, peak) = memory_kb();
         let number = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
         format!(
-            "{{\"received\":{},\"accepted\":{},\"refused\":{{{}}},\"cpu_ms\":{},\"rss_kb\":{},\"peak_rss_kb\":{}}}",
+            "{{\"received\":{},\"accepted\":{},\"ack_failed\":{},\"refused\":{{{}}},\"unlogged\":{},\"cpu_ms\":{},\"rss_kb\":{},\"peak_rss_kb\":{}}}",
             self.received,
             self.accepted,
+            self.ack_failed,
             refused.join(","),
+            self.unlogged,
             number(cpu_ms()),
             number(rss),
             number(peak)
@@ -79,6 +106,8 @@ pub struct Server {
     control: UdpSocket,
     clients: HashMap<SocketAddr, Client>,
     stats: Stats,
+    /// (sender's port, fingerprint, verdict), oldest first.
+    verdicts: VecDeque<(u16, u64, &'static str)>,
 }
 
 impl Server {
@@ -98,6 +127,7 @@ impl Server {
             control,
             clients: HashMap::new(),
             stats: Stats::default(),
+            verdicts: VecDeque::with_capacity(VERDICT_LOG),
         })
     }
 
@@ -131,48 +161,85 @@ impl Server {
         &self.clients
     }
 
-    fn refuse(&mut self, cause: &str) {
-        *self.stats.refused.entry(cause.to_string()).or_default() += 1;
-    }
-
-    /// Handles one datagram from `from`.
+    /// Handles one datagram from `from`, and logs its verdict.
     pub fn handle(&mut self, bytes: &[u8], from: SocketAddr) {
         self.stats.received += 1;
+        let fingerprint = fingerprint(bytes);
+        let verdict = self.judge(bytes, from, fingerprint);
+        if verdict == "accepted" {
+            self.stats.accepted += 1;
+        } else {
+            *self.stats.refused.entry(verdict).or_default() += 1;
+        }
+        if self.verdicts.len() >= VERDICT_LOG {
+            self.verdicts.pop_front();
+            self.stats.unlogged += 1;
+        }
+        self.verdicts.push_back((from.port(), fingerprint, verdict));
+    }
+
+    /// Decodes, keeps the client's state and acknowledges: `accepted`, or
+    /// the cause of the refusal.
+    fn judge(&mut self, bytes: &[u8], from: SocketAddr, fingerprint: u64) -> &'static str {
         if bytes.is_empty() {
-            return self.refuse("empty");
+            return "empty";
         }
         let packet = match packet::decode::<GamePacket>(bytes) {
             Ok(packet) => packet,
-            Err(error) => return self.refuse(error.cause()),
+            Err(error) => return error.cause(),
         };
         if !self.clients.contains_key(&from) && self.clients.len() >= MAX_CLIENTS {
-            return self.refuse("unknown-client");
+            return "unknown-client";
         }
         let client = self.clients.entry(from).or_default();
         client.accepted += 1;
         if let GamePacket::Input(input) = &packet {
             client.last_tick = Some(input.tick);
         }
-        self.stats.accepted += 1;
-        let _ = self.socket.send_to(&fingerprint(bytes).to_le_bytes(), from);
+        if self
+            .socket
+            .send_to(&fingerprint.to_le_bytes(), from)
+            .is_err()
+        {
+            self.stats.ack_failed += 1;
+        }
+        "accepted"
     }
 
-    /// Serves until `deadline`, answering `stats` requests on the control
-    /// socket as they come; returns the counters.
+    /// The oldest logged verdicts, at most [`VERDICTS_PER_REPLY`], as the
+    /// `verdicts` reply's lines; they leave the log.
+    pub fn take_verdicts(&mut self) -> String {
+        let mut lines = String::new();
+        let count = self.verdicts.len().min(VERDICTS_PER_REPLY);
+        for (port, fingerprint, verdict) in self.verdicts.drain(..count) {
+            let _ = writeln!(lines, "{port} {fingerprint:016x} {verdict}");
+        }
+        lines
+    }
+
+    fn answer_control(&mut self) {
+        let mut request = [0u8; 16];
+        while let Ok((len, from)) = self.control.recv_from(&mut request) {
+            let reply = match request.get(..len) {
+                Some(b"stats") => self.stats.to_json(),
+                Some(b"verdicts") => self.take_verdicts(),
+                _ => continue,
+            };
+            let _ = self.control.send_to(reply.as_bytes(), from);
+        }
+    }
+
+    /// Serves until `deadline`, answering the control socket's requests as
+    /// they come; returns the counters.
     ///
     /// # Errors
     ///
     /// When the game socket fails with anything but a timeout.
     pub fn serve_until(&mut self, deadline: Instant) -> io::Result<&Stats> {
-        let mut buf = vec![0u8; GamePacket::MAX_PACKET_BYTES + 1];
-        let mut request = [0u8; 16];
+        let mut buf = vec![0u8; DATAGRAM_BYTES];
         while Instant::now() < deadline {
             match self.socket.recv_from(&mut buf) {
-                Ok((len, from)) => {
-                    // A datagram longer than the buffer arrives cut to it:
-                    // one byte past the maximum is enough to refuse it.
-                    self.handle(buf.get(..len).unwrap_or_default(), from);
-                }
+                Ok((len, from)) => self.handle(buf.get(..len).unwrap_or_default(), from),
                 Err(e)
                     if matches!(
                         e.kind(),
@@ -180,11 +247,7 @@ impl Server {
                     ) => {}
                 Err(e) => return Err(e),
             }
-            while let Ok((len, from)) = self.control.recv_from(&mut request) {
-                if request.get(..len) == Some(b"stats".as_slice()) {
-                    let _ = self.control.send_to(self.stats.to_json().as_bytes(), from);
-                }
-            }
+            self.answer_control();
         }
         Ok(&self.stats)
     }

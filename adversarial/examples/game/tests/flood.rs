@@ -4,7 +4,9 @@
 //! acknowledged, and the server thread ends cleanly.
 
 use adversarial::flood::{flood, FloodConfig};
-use game_protocol::server::Server;
+use game_protocol::server::{fingerprint, Server};
+use std::net::{SocketAddr, UdpSocket};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -18,7 +20,7 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
     });
     let config = FloodConfig {
         endpoint,
-        control: Some(control),
+        control,
         seconds: 2.0,
         rate: 60,
         honest_clients: 4,
@@ -29,33 +31,59 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
     let stats = server.stats();
     println!("{report:#?}\n{stats:#?}");
 
-    assert!(report.honest_sent >= 4 * 60, "{report:?}");
+    // Honest clients kept their rate: 2 s at 60 Hz, four clients.
+    assert!(report.honest_sent >= 4 * 118, "{report:?}");
     assert!(report.malicious_sent > 1000, "{report:?}");
-    assert_eq!(
-        report.wrongly_accepted, 0,
-        "accepted where a refusal was owed"
+    // Every malicious datagram the server read was checked, one by one,
+    // against the verdict its case is owed: none judged otherwise.
+    let ledger = &report.malicious;
+    assert_eq!(ledger.wrong, 0, "{:?}", ledger.examples);
+    assert_eq!(report.wrongly_accepted, 0, "acknowledged a lie");
+    assert!(
+        ledger.judged + ledger.unjudged >= report.malicious_sent,
+        "every datagram sent is judged or given up on: {ledger:?}"
     );
+    // Those given up on were lost before the server read them.
+    let server_side = report.kernel_drops.unwrap() + stats.unlogged;
+    assert!(
+        ledger.unjudged + report.honest_unseen() <= server_side,
+        "{report:?}"
+    );
+    assert!(ledger.judged > 500, "{ledger:?}");
+    assert_eq!(ledger.unmatched, 0, "verdicts on datagrams never sent");
+    // No honest packet refused; every loss is explained by the kernel.
+    assert!(report.honest_refused.is_empty(), "{report:?}");
     assert!(report.passed(), "{report:?}");
-    // Every datagram the server read was either accepted or refused with a
-    // cause, and it refused for the causes the lies aim at.
+    // The server's counters agree with the verdicts it reported.
     let refused: u64 = stats.refused.values().sum();
     assert_eq!(stats.received, stats.accepted + refused);
+    assert_eq!(
+        report.honest_accepted + ledger.accepted,
+        stats.accepted,
+        "accepted datagrams"
+    );
     for cause in [
         "bad-crc",
         "check-mismatch",
         "past-end",
         "out-of-range",
         "too-large",
+        "empty",
     ] {
         assert!(
-            stats.refused.get(cause).is_some_and(|n| *n > 0),
-            "no {cause}: {stats:?}"
+            ledger.refused.get(cause).is_some_and(|n| *n > 0),
+            "no {cause}: {ledger:?}"
+        );
+        assert_eq!(
+            ledger.refused.get(cause),
+            stats.refused.get(cause),
+            "{cause} refusals seen by the flood and counted by the server"
         );
     }
     // The honest clients are known, and the attacker too (it sends valid
     // packets among its lies).
     assert!(server.clients().len() >= 4);
-    assert!(report.server_stats.is_some(), "the control socket answered");
+    assert!(report.server_answered, "the control socket answered");
 }
 
 #[test]
@@ -78,4 +106,65 @@ fn a_full_client_table_refuses_a_new_address_as_unknown_client() {
     server.handle(&bytes, address(0));
     assert_eq!(server.stats().accepted, MAX_CLIENTS as u64 + 1);
     assert_eq!(server.clients().len(), MAX_CLIENTS);
+}
+
+/// A server that says `verdict` of every datagram on its control socket
+/// and acknowledges every one: the flood must catch it.
+fn lying_server(verdict: &'static str, until: Instant) -> (SocketAddr, SocketAddr, JoinHandle<()>) {
+    let game = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let control = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let addrs = (game.local_addr().unwrap(), control.local_addr().unwrap());
+    game.set_read_timeout(Some(Duration::from_millis(5)))
+        .unwrap();
+    control.set_nonblocking(true).unwrap();
+    let serving = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 65_536];
+        let mut log = String::new();
+        let mut request = [0u8; 16];
+        while Instant::now() < until {
+            if let Ok((len, from)) = game.recv_from(&mut buf) {
+                let print = fingerprint(&buf[..len]);
+                let _ = game.send_to(&print.to_le_bytes(), from);
+                if log.len() < 40_000 {
+                    log.push_str(&format!("{} {print:016x} {verdict}\n", from.port()));
+                }
+            }
+            while let Ok((len, from)) = control.recv_from(&mut request) {
+                let reply = match &request[..len] {
+                    b"stats" => "{\"received\":0}".to_string(),
+                    _ => std::mem::take(&mut log),
+                };
+                let _ = control.send_to(reply.as_bytes(), from);
+            }
+        }
+    });
+    (addrs.0, addrs.1, serving)
+}
+
+#[test]
+fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
+    for verdict in ["accepted", "past-end"] {
+        let (endpoint, control, serving) =
+            lying_server(verdict, Instant::now() + Duration::from_secs(2));
+        let config = FloodConfig {
+            endpoint,
+            control,
+            seconds: 0.5,
+            rate: 60,
+            honest_clients: 1,
+            seed: 2,
+        };
+        let report = flood(&game_protocol::attack::game(), &config).unwrap();
+        serving.join().unwrap();
+        assert!(report.malicious.wrong > 0, "{verdict}: {report:?}");
+        assert!(!report.passed(), "{verdict}");
+        let example = &report.malicious.examples[0];
+        assert_eq!(example.got, verdict);
+        assert_ne!(example.owed, verdict);
+        if verdict == "past-end" {
+            assert!(!report.honest_refused.is_empty(), "honest packets refused");
+        } else {
+            assert!(report.wrongly_accepted > 0, "lies acknowledged");
+        }
+    }
 }

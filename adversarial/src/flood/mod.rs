@@ -1,0 +1,536 @@
+//! A live UDP endpoint under attack: honest clients send valid packets at a
+//! fixed rate while an attacker sends the campaign's malicious cases as
+//! fast as the machine allows, all on 127.0.0.1 and for a bounded time.
+//!
+//! The server under attack acknowledges every packet it accepts with the
+//! datagram's 64-bit FNV-1a fingerprint (8 bytes, little-endian). Its
+//! control socket answers `stats` with its counters as JSON, and
+//! `verdicts` with the verdicts it gave since the last such request, one
+//! line each: the sender's port, the fingerprint in 16 hex digits, and
+//! `accepted` or the refusal's cause (an empty reply: no more). The game
+//! example's server does all three. The flood then knows, datagram by
+//! datagram, whether each malicious one got the verdict it was owed, and
+//! where each lost honest packet was lost.
+
+mod ledger;
+
+pub use ledger::{verdict_is_owed, Ledger, WrongVerdict};
+
+use crate::campaign::fnv1a;
+use crate::mutate::{self, Class, Owed};
+use crate::target::Target;
+use arbitrary::Unstructured;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+/// The most datagrams a flood sends, whatever its duration (about half an
+/// hour at the rate this machine reaches).
+const MAX_DATAGRAMS: u64 = 500_000_000;
+
+/// How long the flood waits for late acknowledgements at the end.
+const DRAIN: Duration = Duration::from_millis(300);
+
+/// How often the flood asks for the server's verdicts.
+const VERDICT_POLL: Duration = Duration::from_millis(20);
+
+/// How long a malicious datagram may wait for its verdict (one to two of
+/// these) before the flood gives up on it as dropped by the kernel.
+const VERDICT_AGE: Duration = Duration::from_secs(2);
+
+/// The most `verdicts` replies read in one poll.
+const REPLIES_PER_POLL: usize = 64;
+
+/// What to flood and for how long.
+#[derive(Clone, Debug)]
+pub struct FloodConfig {
+    /// The server's game socket (must be on 127.0.0.1).
+    pub endpoint: SocketAddr,
+    /// Its control socket, for the `stats` and `verdicts` requests.
+    pub control: SocketAddr,
+    /// How long to send.
+    pub seconds: f64,
+    /// Packets per second from each honest client.
+    pub rate: u32,
+    /// Honest clients, each on its own socket.
+    pub honest_clients: usize,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+/// What a flood saw.
+#[derive(Debug, Default)]
+pub struct FloodReport {
+    /// Honest packets sent.
+    pub honest_sent: u64,
+    /// Honest packets acknowledged.
+    pub honest_acked: u64,
+    /// Honest packets the server said it accepted.
+    pub honest_accepted: u64,
+    /// Honest packets the server refused, by cause.
+    pub honest_refused: BTreeMap<String, u64>,
+    /// Malicious datagrams sent.
+    pub malicious_sent: u64,
+    /// Malicious datagrams owed a refusal.
+    pub owed_refusal: u64,
+    /// Malicious datagrams owed a refusal that the server acknowledged.
+    pub wrongly_accepted: u64,
+    /// The malicious datagrams' verdicts, checked one by one.
+    pub malicious: Ledger,
+    /// Datagrams the kernel dropped at the server's socket during the
+    /// flood (its receive buffer was full), from `/proc/net/udp`.
+    pub kernel_drops: Option<u64>,
+    /// Datagrams the kernel dropped at the honest clients' sockets:
+    /// acknowledgements lost on their way back.
+    pub client_kernel_drops: Option<u64>,
+    /// Whether the server answered `stats` at the end.
+    pub server_answered: bool,
+    /// The server's counters, as it reported them at the end.
+    pub server_stats: Option<String>,
+    /// The server's resident memory in KiB, asked once a second: (seconds
+    /// into the flood, KiB).
+    pub memory: Vec<(f64, u64)>,
+    /// Honest ticks sent late: more than one period after they were due.
+    pub late_ticks: u64,
+    /// Wall-clock time spent sending.
+    pub elapsed: Duration,
+}
+
+impl FloodReport {
+    /// Honest packets not acknowledged.
+    #[must_use]
+    pub const fn honest_lost(&self) -> u64 {
+        self.honest_sent.saturating_sub(self.honest_acked)
+    }
+
+    /// Honest packets refused by the server.
+    #[must_use]
+    pub fn honest_refused_total(&self) -> u64 {
+        self.honest_refused.values().sum()
+    }
+
+    /// Honest packets the server never judged: lost before it read them.
+    #[must_use]
+    pub fn honest_unseen(&self) -> u64 {
+        self.honest_sent
+            .saturating_sub(self.honest_accepted)
+            .saturating_sub(self.honest_refused_total())
+    }
+
+    /// Honest packets the server accepted whose acknowledgement did not
+    /// come back.
+    #[must_use]
+    pub const fn honest_ack_lost(&self) -> u64 {
+        self.honest_accepted.saturating_sub(self.honest_acked)
+    }
+
+    /// A counter of the server's final stats.
+    #[must_use]
+    pub fn server_counter(&self, key: &str) -> Option<u64> {
+        serde_json::from_str::<serde_json::Value>(self.server_stats.as_deref()?)
+            .ok()?
+            .get(key)?
+            .as_u64()
+    }
+
+    /// Whether the server kept its promise: it answered to the end; every
+    /// malicious datagram it judged got the verdict it was owed and none
+    /// owed a refusal was acknowledged; it refused no honest packet; and
+    /// every honest packet lost is explained by the kernel, dropped at the
+    /// server's socket before it was read (or at the client's, for its
+    /// acknowledgement).
+    #[must_use]
+    pub fn passed(&self) -> bool {
+        let server_side =
+            self.kernel_drops.unwrap_or(0) + self.server_counter("unlogged").unwrap_or(0);
+        self.server_answered
+            && self.malicious.wrong == 0
+            && self.wrongly_accepted == 0
+            && self.honest_refused_total() == 0
+            && self.honest_unseen() <= server_side
+            && self.honest_ack_lost() <= self.client_kernel_drops.unwrap_or(0)
+    }
+}
+
+/// The drop counter of the UDP socket bound to `port` on 127.0.0.1, from
+/// `/proc/net/udp` (Linux).
+#[must_use]
+pub fn kernel_drops(port: u16) -> Option<u64> {
+    let table = std::fs::read_to_string("/proc/net/udp").ok()?;
+    let local = format!("0100007F:{port:04X}");
+    table.lines().skip(1).find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.get(1) == Some(&local.as_str()))
+            .then(|| fields.last()?.parse().ok())
+            .flatten()
+    })
+}
+
+fn drops_at(ports: &[u16]) -> Option<u64> {
+    ports.iter().map(|port| kernel_drops(*port)).sum()
+}
+
+/// Datagrams sent and not yet acknowledged, by fingerprint, with how many
+/// of each (identical packets are acknowledged once each).
+#[derive(Default)]
+struct Pending(HashMap<u64, u32>);
+
+impl Pending {
+    fn add(&mut self, fingerprint: u64) {
+        *self.0.entry(fingerprint).or_default() += 1;
+    }
+
+    fn remove(&mut self, fingerprint: u64) -> bool {
+        match self.0.get_mut(&fingerprint) {
+            Some(count) if *count > 1 => {
+                *count -= 1;
+                true
+            }
+            Some(_) => self.0.remove(&fingerprint).is_some(),
+            None => false,
+        }
+    }
+}
+
+/// Acknowledgements waiting on `socket`, removed from `pending`; returns
+/// how many matched.
+fn take_acks(socket: &UdpSocket, pending: &mut Pending) -> u64 {
+    let mut ack = [0u8; 16];
+    let mut matched = 0;
+    while let Ok(len) = socket.recv(&mut ack) {
+        if let Some(bytes) = ack.get(..len).and_then(|a| a.first_chunk::<8>()) {
+            if pending.remove(u64::from_le_bytes(*bytes)) {
+                matched += 1;
+            }
+        }
+    }
+    matched
+}
+
+fn loopback_socket(to: SocketAddr) -> io::Result<UdpSocket> {
+    let socket = UdpSocket::bind("127.0.0.1:0")?;
+    socket.connect(to)?;
+    socket.set_nonblocking(true)?;
+    Ok(socket)
+}
+
+fn port(socket: &UdpSocket) -> io::Result<u16> {
+    Ok(socket.local_addr()?.port())
+}
+
+/// The server's control socket, asked one request at a time.
+struct Control {
+    socket: UdpSocket,
+    reply: Vec<u8>,
+}
+
+impl Control {
+    fn connect(to: SocketAddr) -> io::Result<Self> {
+        let socket = UdpSocket::bind("127.0.0.1:0")?;
+        socket.connect(to)?;
+        socket.set_read_timeout(Some(Duration::from_millis(200)))?;
+        Ok(Self {
+            socket,
+            reply: vec![0u8; 64 * 1024],
+        })
+    }
+
+    /// Sends `request` and returns the first reply that `is_answer` takes
+    /// for its answer (a late reply to an earlier request is skipped).
+    fn ask(&mut self, request: &[u8], is_answer: fn(&[u8]) -> bool) -> Option<String> {
+        for _ in 0..4 {
+            self.socket.send(request).ok()?;
+            while let Ok(len) = self.socket.recv(&mut self.reply) {
+                let reply = self.reply.get(..len)?;
+                if is_answer(reply) {
+                    return Some(String::from_utf8_lossy(reply).into_owned());
+                }
+            }
+        }
+        None
+    }
+
+    fn stats(&mut self) -> Option<String> {
+        self.ask(b"stats", |reply| reply.first() == Some(&b'{'))
+    }
+
+    /// The verdicts the server has logged, up to `REPLIES_PER_POLL`
+    /// replies' worth, handed to `each` as (port, fingerprint, verdict);
+    /// returns how many, or `None` when the server did not answer.
+    fn verdicts(&mut self, mut each: impl FnMut(u16, u64, &str)) -> Option<u64> {
+        let mut count = 0;
+        for _ in 0..REPLIES_PER_POLL {
+            let lines = self.ask(b"verdicts", |reply| reply.first() != Some(&b'{'))?;
+            if lines.is_empty() {
+                break;
+            }
+            for line in lines.lines() {
+                count += 1;
+                let mut fields = line.split(' ');
+                let port = fields.next().and_then(|p| p.parse().ok());
+                let print = fields.next().and_then(|f| u64::from_str_radix(f, 16).ok());
+                if let (Some(port), Some(print), Some(verdict)) = (port, print, fields.next()) {
+                    each(port, print, verdict);
+                }
+            }
+        }
+        Some(count)
+    }
+}
+
+/// A valid sample of `target` from fresh entropy; a generator may turn
+/// some entropy down, so it gets a few tries.
+fn generate(
+    target: &dyn Target,
+    rng: &mut ChaCha8Rng,
+    entropy: &mut [u8],
+) -> Option<crate::target::Sample> {
+    (0..16).find_map(|_| {
+        rng.fill_bytes(entropy);
+        target.generate(&mut Unstructured::new(entropy)).ok()
+    })
+}
+
+/// What the honest clients did.
+#[derive(Default)]
+struct HonestTally {
+    sent: u64,
+    acked: u64,
+    late_ticks: u64,
+}
+
+/// The honest clients, on their own thread as a game's clients would be:
+/// every `period` each socket sends a valid packet of `target`, and the
+/// acknowledgements are matched, until `deadline` and a short drain after.
+fn honest_clients(
+    target: &dyn Target,
+    sockets: &[UdpSocket],
+    seed: u64,
+    period: Duration,
+    deadline: Instant,
+) -> HonestTally {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut entropy = vec![0u8; 4096];
+    let mut unacked = Pending::default();
+    let mut tally = HonestTally::default();
+    let mut next_tick = Instant::now();
+    while next_tick < deadline {
+        let now = Instant::now();
+        if now < next_tick {
+            std::thread::sleep(next_tick - now);
+        } else if now > next_tick + period {
+            tally.late_ticks += 1;
+        }
+        next_tick += period;
+        for socket in sockets {
+            let Some(sample) = generate(target, &mut rng, &mut entropy) else {
+                continue;
+            };
+            if socket.send(&sample.bytes).is_ok() {
+                unacked.add(fnv1a(&sample.bytes));
+                tally.sent += 1;
+            }
+        }
+        for socket in sockets {
+            tally.acked += take_acks(socket, &mut unacked);
+        }
+    }
+    let drain_until = Instant::now() + DRAIN;
+    while Instant::now() < drain_until {
+        for socket in sockets {
+            tally.acked += take_acks(socket, &mut unacked);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    tally
+}
+
+/// The ports the honest clients send from, whose verdicts are theirs.
+type HonestPorts = HashSet<u16>;
+
+/// Applies the server's verdicts to the report: honest ones by port, the
+/// attacker's through the ledger. Returns how many there were (`None`: the
+/// server did not answer).
+fn record_verdicts(
+    control: &mut Control,
+    honest: &HonestPorts,
+    report: &mut FloodReport,
+) -> Option<u64> {
+    control.verdicts(|port, print, verdict| {
+        if honest.contains(&port) {
+            if verdict == "accepted" {
+                report.honest_accepted += 1;
+            } else {
+                *report
+                    .honest_refused
+                    .entry(verdict.to_string())
+                    .or_default() += 1;
+            }
+        } else {
+            report.malicious.judged(print, verdict);
+        }
+    })
+}
+
+/// The verdict a malicious datagram is owed by a server that refuses an
+/// empty datagram before decoding it.
+fn owed_by_server(case: &mutate::Case) -> Owed {
+    if case.bytes.is_empty() && case.owed != Owed::Anything {
+        Owed::Refusal {
+            causes: &["empty"],
+            at: None,
+        }
+    } else {
+        case.owed.clone()
+    }
+}
+
+/// The attacker's side of a flood: its socket, the control socket, and the
+/// clocks of its periodic chores.
+struct Attacker<'a> {
+    socket: UdpSocket,
+    control: Control,
+    honest: &'a HonestPorts,
+    owed_refusal: Pending,
+    started: Instant,
+    next_sample: Instant,
+    next_poll: Instant,
+    next_age: Instant,
+}
+
+impl Attacker<'_> {
+    /// Sends one case and records what it is owed.
+    fn send(&mut self, class: Class, case: &mutate::Case, report: &mut FloodReport) {
+        let print = fnv1a(&case.bytes);
+        let owed = owed_by_server(case);
+        if self.socket.send(&case.bytes).is_ok() {
+            if matches!(owed, Owed::Refusal { .. } | Owed::AnyRefusal) {
+                self.owed_refusal.add(print);
+                report.owed_refusal += 1;
+            }
+            report.malicious.sent(print, &owed, class);
+            report.malicious_sent += 1;
+        }
+    }
+
+    /// The periodic chores: acknowledgements of lies, the server's
+    /// verdicts, giving up on old datagrams, and a memory sample.
+    fn chores(&mut self, report: &mut FloodReport) {
+        report.wrongly_accepted += take_acks(&self.socket, &mut self.owed_refusal);
+        let now = Instant::now();
+        if now >= self.next_sample {
+            self.next_sample += Duration::from_secs(1);
+            if let Some(rss) = self.control.stats().and_then(|s| rss_kb(&s)) {
+                report
+                    .memory
+                    .push((self.started.elapsed().as_secs_f64(), rss));
+            }
+        }
+        if now >= self.next_poll {
+            self.next_poll = now + VERDICT_POLL;
+            record_verdicts(&mut self.control, self.honest, report);
+        }
+        if now >= self.next_age {
+            self.next_age += VERDICT_AGE;
+            report.malicious.age();
+        }
+    }
+}
+
+/// Floods the endpoint with `target`'s samples (honest) and cases
+/// (malicious), and reports.
+///
+/// # Errors
+///
+/// When the endpoint is not on 127.0.0.1, or a socket fails.
+pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodReport> {
+    if !config.endpoint.ip().is_loopback() || !config.control.ip().is_loopback() {
+        return Err(io::Error::other("a flood only goes to 127.0.0.1"));
+    }
+    let framing = target.framing();
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut entropy = vec![0u8; 4096];
+    let mut choices = vec![0u8; 4096];
+    let sockets: Vec<UdpSocket> = (0..config.honest_clients.max(1))
+        .map(|_| loopback_socket(config.endpoint))
+        .collect::<io::Result<_>>()?;
+    let honest_ports: Vec<u16> = sockets.iter().map(port).collect::<io::Result<_>>()?;
+    let honest_set: HonestPorts = honest_ports.iter().copied().collect();
+    let drops_before = kernel_drops(config.endpoint.port());
+    let client_drops_before = drops_at(&honest_ports);
+    let mut report = FloodReport::default();
+    let period = Duration::from_secs_f64(1.0 / f64::from(config.rate.max(1)));
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(config.seconds.max(0.0));
+    let mut attacker = Attacker {
+        socket: loopback_socket(config.endpoint)?,
+        control: Control::connect(config.control)?,
+        honest: &honest_set,
+        owed_refusal: Pending::default(),
+        started,
+        next_sample: started,
+        next_poll: started,
+        next_age: started + VERDICT_AGE,
+    };
+    let honest_seed = rng.next_u64();
+    let tally = std::thread::scope(|scope| {
+        let honest =
+            scope.spawn(|| honest_clients(target, &sockets, honest_seed, period, deadline));
+        'flood: while Instant::now() < deadline && report.malicious_sent < MAX_DATAGRAMS {
+            attacker.chores(&mut report);
+            let Some(sample) = generate(target, &mut rng, &mut entropy) else {
+                continue;
+            };
+            for class in Class::ALL {
+                rng.fill_bytes(&mut choices);
+                let mut u = Unstructured::new(&choices);
+                let cases = mutate::cases(class, &sample, &framing, &mut u);
+                for (i, case) in cases.iter().enumerate() {
+                    attacker.send(class, case, &mut report);
+                    if i % 64 == 63 {
+                        attacker.chores(&mut report);
+                        if Instant::now() >= deadline {
+                            break 'flood;
+                        }
+                    }
+                }
+                attacker.chores(&mut report);
+            }
+        }
+        report.elapsed = started.elapsed();
+        honest.join().unwrap_or_default()
+    });
+    report.honest_sent = tally.sent;
+    report.honest_acked = tally.acked;
+    report.late_ticks = tally.late_ticks;
+    // The honest thread drained its acknowledgements; the attacker's and
+    // the server's last verdicts (a bounded number of polls: the log holds
+    // at most 65,536) come now, after the server has read all it will.
+    report.wrongly_accepted += take_acks(&attacker.socket, &mut attacker.owed_refusal);
+    for _ in 0..64 {
+        if record_verdicts(&mut attacker.control, &honest_set, &mut report).unwrap_or(0) == 0 {
+            break;
+        }
+    }
+    report.malicious.close();
+    report.kernel_drops = drops_before
+        .zip(kernel_drops(config.endpoint.port()))
+        .map(|(before, after)| after.saturating_sub(before));
+    report.client_kernel_drops = client_drops_before
+        .zip(drops_at(&honest_ports))
+        .map(|(before, after)| after.saturating_sub(before));
+    report.server_stats = attacker.control.stats();
+    report.server_answered = report.server_stats.is_some();
+    Ok(report)
+}
+
+/// The `rss_kb` a server's stats report.
+fn rss_kb(stats: &str) -> Option<u64> {
+    serde_json::from_str::<serde_json::Value>(stats)
+        .ok()?
+        .get("rss_kb")?
+        .as_u64()
+}
