@@ -247,10 +247,21 @@ impl Builder<'_> {
 
     /// Adds a case, unless the lie changed nothing (a cut through bits
     /// that were zero anyway, say): identical bytes are owed acceptance.
+    /// A lie that grew the packet past the protocol's maximum is owed
+    /// `too-large` whatever else it breaks: that rule comes first.
     fn push(&mut self, bytes: Vec<u8>, owed: Owed, lie: String) {
         if self.class != Class::Valid && bytes == self.sample.bytes {
             return;
         }
+        let too_large = self.framing.max_bytes.is_some_and(|max| bytes.len() > max);
+        let owed = if too_large && owed != Owed::Anything {
+            Owed::Refusal {
+                causes: &["too-large"],
+                at: None,
+            }
+        } else {
+            owed
+        };
         self.cases.push(Case {
             class: self.class,
             bytes,

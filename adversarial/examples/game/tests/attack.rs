@@ -53,3 +53,68 @@ fn the_committed_corpus_replays() {
         assert!(!verdict.is_failure(), "{}: {verdict}", file.display());
     }
 }
+
+/// Found by a 10-minute flood: bytes appended to a snapshot near the
+/// 1200-byte maximum were owed `trailing-bytes`, but the size rule comes
+/// first and the reader rightly said `too-large`.
+#[test]
+fn a_lie_that_grows_a_packet_past_its_maximum_is_owed_too_large() {
+    use adversarial::mutate::{cases, Owed};
+    use adversarial::oracle::{judge, Outcome};
+    use adversarial::target::{Sample, Target};
+    use arbitrary::Unstructured;
+    use codec::packet;
+    use codec::subset::Entry;
+    use game_protocol::{GamePacket, Snapshot, Unit};
+
+    let target = game_protocol::attack::game();
+    // The biggest snapshot that fits, a byte or two under the maximum.
+    let bytes = (1..256u16)
+        .rev()
+        .find_map(|n| {
+            let units = (0..n)
+                .map(|index| Entry {
+                    index: u32::from(index),
+                    value: Unit {
+                        position: [1.5, -2.25],
+                        health: 100,
+                    },
+                })
+                .collect();
+            let mut snapshot = GamePacket::Snapshot(Snapshot { tick: 7, units });
+            // Refused above the maximum.
+            packet::encode_to_vec(&mut snapshot).ok()
+        })
+        .unwrap();
+    assert!(bytes.len() > 1195, "{} bytes", bytes.len());
+    let sample = Sample {
+        map: target.inspect(&bytes).map,
+        bytes,
+    };
+    let mut grown = 0;
+    for seed in 0..64u8 {
+        let entropy = [seed; 64];
+        for case in cases(
+            Class::TrailingBytes,
+            &sample,
+            &target.framing(),
+            &mut Unstructured::new(&entropy),
+        ) {
+            if case.bytes.len() > 1200 {
+                grown += 1;
+                assert!(
+                    matches!(
+                        case.owed,
+                        Owed::Refusal {
+                            causes: ["too-large"],
+                            ..
+                        }
+                    ),
+                    "{case:?}"
+                );
+            }
+            assert_eq!(judge(&target, &case), Outcome::AsOwed, "{case:?}");
+        }
+    }
+    assert!(grown > 0, "no case crossed the maximum");
+}
