@@ -41,8 +41,9 @@ const VERDICT_POLL: Duration = Duration::from_millis(20);
 /// these) before the flood gives up on it as dropped by the kernel.
 const VERDICT_AGE: Duration = Duration::from_secs(2);
 
-/// The most `verdicts` replies read in one poll.
-const REPLIES_PER_POLL: usize = 64;
+/// How long the flood waits at the end for the server's last verdicts,
+/// and then for its counters.
+const FINAL_WAIT: Duration = Duration::from_secs(2);
 
 /// What to flood and for how long.
 #[derive(Clone, Debug)]
@@ -221,63 +222,95 @@ fn port(socket: &UdpSocket) -> io::Result<u16> {
     Ok(socket.local_addr()?.port())
 }
 
-/// The server's control socket, asked one request at a time.
+/// The server's control socket. During the flood its requests do not
+/// wait: replies are taken as they come, so the attacker never stalls on a
+/// server that is busy reading. At the end, requests wait (bounded).
 struct Control {
     socket: UdpSocket,
     reply: Vec<u8>,
+    /// When the `verdicts` request still unanswered was sent.
+    verdicts_asked: Option<Instant>,
+}
+
+/// What one reply of the control socket held.
+enum Reply<'a> {
+    Stats(&'a str),
+    Verdicts(&'a str),
 }
 
 impl Control {
     fn connect(to: SocketAddr) -> io::Result<Self> {
         let socket = UdpSocket::bind("127.0.0.1:0")?;
         socket.connect(to)?;
-        socket.set_read_timeout(Some(Duration::from_millis(200)))?;
+        socket.set_nonblocking(true)?;
         Ok(Self {
             socket,
             reply: vec![0u8; 64 * 1024],
+            verdicts_asked: None,
         })
     }
 
-    /// Sends `request` and returns the first reply that `is_answer` takes
-    /// for its answer (a late reply to an earlier request is skipped).
-    fn ask(&mut self, request: &[u8], is_answer: fn(&[u8]) -> bool) -> Option<String> {
-        for _ in 0..4 {
-            self.socket.send(request).ok()?;
-            while let Ok(len) = self.socket.recv(&mut self.reply) {
-                let reply = self.reply.get(..len)?;
-                if is_answer(reply) {
-                    return Some(String::from_utf8_lossy(reply).into_owned());
+    fn ask_stats(&self) {
+        let _ = self.socket.send(b"stats");
+    }
+
+    /// Asks for verdicts unless a request is on its way (one unanswered
+    /// for a second is taken as lost and asked again).
+    fn ask_verdicts(&mut self) {
+        if self
+            .verdicts_asked
+            .is_some_and(|at| at.elapsed() < Duration::from_secs(1))
+        {
+            return;
+        }
+        if self.socket.send(b"verdicts").is_ok() {
+            self.verdicts_asked = Some(Instant::now());
+        }
+    }
+
+    /// The next reply waiting, if any.
+    fn next_reply(&mut self) -> Option<Reply<'_>> {
+        let len = self.socket.recv(&mut self.reply).ok()?;
+        let text = std::str::from_utf8(self.reply.get(..len)?).ok()?;
+        if text.starts_with('{') {
+            Some(Reply::Stats(text))
+        } else {
+            self.verdicts_asked = None;
+            Some(Reply::Verdicts(text))
+        }
+    }
+
+    /// Handles every reply waiting: stats go to `stats`, verdict lines to
+    /// `verdict` as (port, fingerprint, verdict). A non-empty verdicts
+    /// reply is followed by a new request at once, since more may wait.
+    /// Returns the verdict lines handled and whether an empty verdicts
+    /// reply (none left) came.
+    fn take_replies(
+        &mut self,
+        mut verdict: impl FnMut(u16, u64, &str),
+        mut stats: impl FnMut(&str),
+    ) -> (u64, bool) {
+        let (mut lines, mut drained) = (0, false);
+        while let Some(reply) = self.next_reply() {
+            match reply {
+                Reply::Stats(text) => stats(text),
+                Reply::Verdicts("") => drained = true,
+                Reply::Verdicts(text) => {
+                    for line in text.lines() {
+                        lines += 1;
+                        let mut fields = line.split(' ');
+                        let port = fields.next().and_then(|p| p.parse().ok());
+                        let print = fields.next().and_then(|f| u64::from_str_radix(f, 16).ok());
+                        if let (Some(port), Some(print), Some(said)) = (port, print, fields.next())
+                        {
+                            verdict(port, print, said);
+                        }
+                    }
+                    self.ask_verdicts();
                 }
             }
         }
-        None
-    }
-
-    fn stats(&mut self) -> Option<String> {
-        self.ask(b"stats", |reply| reply.first() == Some(&b'{'))
-    }
-
-    /// The verdicts the server has logged, up to `REPLIES_PER_POLL`
-    /// replies' worth, handed to `each` as (port, fingerprint, verdict);
-    /// returns how many, or `None` when the server did not answer.
-    fn verdicts(&mut self, mut each: impl FnMut(u16, u64, &str)) -> Option<u64> {
-        let mut count = 0;
-        for _ in 0..REPLIES_PER_POLL {
-            let lines = self.ask(b"verdicts", |reply| reply.first() != Some(&b'{'))?;
-            if lines.is_empty() {
-                break;
-            }
-            for line in lines.lines() {
-                count += 1;
-                let mut fields = line.split(' ');
-                let port = fields.next().and_then(|p| p.parse().ok());
-                let print = fields.next().and_then(|f| u64::from_str_radix(f, 16).ok());
-                if let (Some(port), Some(print), Some(verdict)) = (port, print, fields.next()) {
-                    each(port, print, verdict);
-                }
-            }
-        }
-        Some(count)
+        (lines, drained)
     }
 }
 
@@ -351,28 +384,40 @@ fn honest_clients(
 /// The ports the honest clients send from, whose verdicts are theirs.
 type HonestPorts = HashSet<u16>;
 
-/// Applies the server's verdicts to the report: honest ones by port, the
-/// attacker's through the ledger. Returns how many there were (`None`: the
-/// server did not answer).
-fn record_verdicts(
+/// Handles the control socket's waiting replies: honest verdicts by port,
+/// the attacker's through the ledger, memory samples into the report.
+/// Returns whether an empty verdicts reply (none left) came.
+fn take_replies(
     control: &mut Control,
     honest: &HonestPorts,
+    started: Instant,
     report: &mut FloodReport,
-) -> Option<u64> {
-    control.verdicts(|port, print, verdict| {
-        if honest.contains(&port) {
-            if verdict == "accepted" {
-                report.honest_accepted += 1;
+) -> bool {
+    let mut stats = None;
+    let (_, drained) = control.take_replies(
+        |port, print, verdict| {
+            if honest.contains(&port) {
+                if verdict == "accepted" {
+                    report.honest_accepted += 1;
+                } else {
+                    *report
+                        .honest_refused
+                        .entry(verdict.to_string())
+                        .or_default() += 1;
+                }
             } else {
-                *report
-                    .honest_refused
-                    .entry(verdict.to_string())
-                    .or_default() += 1;
+                report.malicious.judged(print, verdict);
             }
-        } else {
-            report.malicious.judged(print, verdict);
+        },
+        |text| stats = Some(text.to_string()),
+    );
+    if let Some(text) = stats {
+        if let Some(rss) = rss_kb(&text) {
+            report.memory.push((started.elapsed().as_secs_f64(), rss));
         }
-    })
+        report.server_stats = Some(text);
+    }
+    drained
 }
 
 /// The verdict a malicious datagram is owed by a server that refuses an
@@ -416,27 +461,49 @@ impl Attacker<'_> {
         }
     }
 
-    /// The periodic chores: acknowledgements of lies, the server's
-    /// verdicts, giving up on old datagrams, and a memory sample.
+    /// The periodic chores: acknowledgements of lies, the control
+    /// socket's replies, requests for verdicts and memory, and giving up on
+    /// old datagrams. None of them waits.
     fn chores(&mut self, report: &mut FloodReport) {
         report.wrongly_accepted += take_acks(&self.socket, &mut self.owed_refusal);
+        take_replies(&mut self.control, self.honest, self.started, report);
         let now = Instant::now();
         if now >= self.next_sample {
             self.next_sample += Duration::from_secs(1);
-            if let Some(rss) = self.control.stats().and_then(|s| rss_kb(&s)) {
-                report
-                    .memory
-                    .push((self.started.elapsed().as_secs_f64(), rss));
-            }
+            self.control.ask_stats();
         }
         if now >= self.next_poll {
             self.next_poll = now + VERDICT_POLL;
-            record_verdicts(&mut self.control, self.honest, report);
+            self.control.ask_verdicts();
         }
         if now >= self.next_age {
             self.next_age += VERDICT_AGE;
             report.malicious.age();
         }
+    }
+
+    /// After the flood: waits (bounded) for the server's last verdicts,
+    /// until it says there are none left, then for its final counters.
+    fn finish(&mut self, report: &mut FloodReport) {
+        report.wrongly_accepted += take_acks(&self.socket, &mut self.owed_refusal);
+        let until = Instant::now() + FINAL_WAIT;
+        self.control.verdicts_asked = None;
+        self.control.ask_verdicts();
+        while Instant::now() < until {
+            if take_replies(&mut self.control, self.honest, self.started, report) {
+                break;
+            }
+            self.control.ask_verdicts();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        report.server_stats = None;
+        self.control.ask_stats();
+        let until = Instant::now() + FINAL_WAIT;
+        while report.server_stats.is_none() && Instant::now() < until {
+            take_replies(&mut self.control, self.honest, self.started, report);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        report.server_answered = report.server_stats.is_some();
     }
 }
 
@@ -506,15 +573,9 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
     report.honest_sent = tally.sent;
     report.honest_acked = tally.acked;
     report.late_ticks = tally.late_ticks;
-    // The honest thread drained its acknowledgements; the attacker's and
-    // the server's last verdicts (a bounded number of polls: the log holds
-    // at most 65,536) come now, after the server has read all it will.
-    report.wrongly_accepted += take_acks(&attacker.socket, &mut attacker.owed_refusal);
-    for _ in 0..64 {
-        if record_verdicts(&mut attacker.control, &honest_set, &mut report).unwrap_or(0) == 0 {
-            break;
-        }
-    }
+    // The honest thread drained its acknowledgements; the server has read
+    // all it will: its last verdicts and counters come now.
+    attacker.finish(&mut report);
     report.malicious.close();
     report.kernel_drops = drops_before
         .zip(kernel_drops(config.endpoint.port()))
@@ -522,8 +583,6 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
     report.client_kernel_drops = client_drops_before
         .zip(drops_at(&honest_ports))
         .map(|(before, after)| after.saturating_sub(before));
-    report.server_stats = attacker.control.stats();
-    report.server_answered = report.server_stats.is_some();
     Ok(report)
 }
 

@@ -120,7 +120,9 @@ impl Server {
     pub fn bind(game: u16, control: u16) -> io::Result<Self> {
         let socket = UdpSocket::bind(("127.0.0.1", game))?;
         let control = UdpSocket::bind(("127.0.0.1", control))?;
-        socket.set_read_timeout(Some(Duration::from_millis(20)))?;
+        // Short, so the control socket is answered soon when no game
+        // datagram comes.
+        socket.set_read_timeout(Some(Duration::from_millis(2)))?;
         control.set_nonblocking(true)?;
         Ok(Self {
             socket,
