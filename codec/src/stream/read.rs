@@ -19,6 +19,7 @@ pub struct ReadStream<'a> {
 
 impl<'a> ReadStream<'a> {
     /// A stream over all of `data`; no slack bytes are needed.
+    #[inline]
     #[must_use]
     pub fn new(data: &'a [u8]) -> Self {
         Self {

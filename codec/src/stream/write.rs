@@ -13,6 +13,7 @@ pub struct WriteStream<'a> {
 
 impl<'a> WriteStream<'a> {
     /// A stream that writes into `buf` from its first byte.
+    #[inline]
     #[must_use]
     pub fn new(buf: &'a mut [u8]) -> Self {
         Self {
@@ -22,6 +23,7 @@ impl<'a> WriteStream<'a> {
 
     /// Flushes the last bits and returns how many bytes of the buffer the
     /// stream occupies.
+    #[inline]
     pub fn finish(self) -> usize {
         self.writer.finish()
     }
