@@ -1,12 +1,16 @@
 //! `BitWriter` and `BitReader`: the only code in the crate that touches bytes.
 //!
-//! Bits are packed least-significant-bit first. The writer gathers them in
-//! a 64-bit scratch and stores them 32 bits at a time, little-endian, as in
-//! the articles' design; the reader keeps up to 64 unread bits and refills
-//! them from the next eight bytes, loaded as one little-endian word.
-//! Neither side ever indexes a slice: every access goes through `get`,
-//! `get_mut` or `first_chunk`, so a bug here can produce a wrong answer or
-//! an error, never an out-of-bounds access.
+//! Bits are packed least-significant-bit first. The writer gathers them in a
+//! 64-bit scratch and stores them 32 bits at a time, little-endian, as in the
+//! articles' design; the reader loads the 64-bit little-endian window at
+//! the byte holding its next bit. Neither side ever indexes a slice: every
+//! access goes through `get`, `get_mut` or `first_chunk`, so a bug here can
+//! produce a wrong answer or an error, never an out-of-bounds access.
+//!
+//! The per-field operations are `#[inline(always)]`. A user's `serialize`
+//! is often compiled out of line, in the user's crate; the codec's
+//! operations must still be inlined into it, or every field becomes a call
+//! and the stream cannot stay in registers (docs/BENCHMARKS.md, section 5).
 
 use crate::error::{DecodeError, EncodeError};
 
@@ -73,7 +77,7 @@ impl<'a> BitWriter<'a> {
 
     /// Writes the low `bits` bits of `value` (`bits` in `0..=32`); higher
     /// bits of `value` are ignored.
-    #[inline]
+    #[inline(always)]
     pub fn write_bits(&mut self, value: u32, bits: u32) -> Result<(), EncodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
@@ -100,14 +104,14 @@ impl<'a> BitWriter<'a> {
     }
 
     /// Bits needed to reach the next byte boundary.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn padding_bits(&self) -> u32 {
         (self.bits_written().wrapping_neg() & 7) as u32
     }
 
     /// Writes zero bits up to the next byte boundary.
-    #[inline]
+    #[inline(always)]
     pub fn align(&mut self) -> Result<(), EncodeError> {
         self.write_bits(0, self.padding_bits())
     }
@@ -137,7 +141,7 @@ impl<'a> BitWriter<'a> {
     }
 
     /// Writes `bytes` at a byte boundary (the caller aligns first).
-    #[inline]
+    #[inline(always)]
     pub fn write_aligned_bytes(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         debug_assert_eq!(self.bits_written() & 7, 0);
         let bits = (bytes.len() as u64).saturating_mul(8);
@@ -166,29 +170,28 @@ impl<'a> BitWriter<'a> {
 
 /// Reads bits from any byte slice.
 ///
-/// The reader keeps up to 64 unread bits in a buffer. When a read needs
-/// more than the buffer holds, it loads the next eight bytes as one
-/// little-endian word and keeps as many whole bytes of it as fit (at least
-/// four), so a refill comes about once per 32 bits read and a read is a
-/// mask and a shift. Within the input's last eight bytes the word comes
-/// from a zero-padded copy of them, so the reader never looks past the end
-/// of its slice and needs no slack bytes. A read that needs more bits than
-/// remain is refused with [`DecodeError::PastEnd`]: one counter of bits
-/// left, checked and decremented per read.
+/// Each read loads the eight bytes at the byte holding its first bit as one
+/// little-endian word, shifts out the bits already read and masks the rest:
+/// no scratch to refill, one comparison for the load, and one counter (the
+/// position) to store. Within the last eight bytes the word is shifted out
+/// of the input's last word, loaded once, so the reader never looks past
+/// the end of its slice and needs no slack bytes. A read that needs more
+/// bits than remain is refused with [`DecodeError::PastEnd`].
+///
+/// A reader that refills a 64-bit buffer was tried: it read the bitpacker
+/// loop 8 % faster, but a `serialize` compiled out of line must store its
+/// buffer, count and limit after every field, and it read the 49-byte
+/// stream packet about 30 % slower than this one.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Unread bits, lowest first: `count` of them, then zeros or the bits
-    /// that follow.
-    buf: u64,
-    count: u32,
-    /// The byte of `data` the next refill loads from.
-    next: usize,
-    /// Bits that may still be read: the input's, until a poisoned reader
-    /// sets it to 0.
-    left: u64,
+    /// Bits read so far.
+    pos: u64,
+    /// The bit where reading must stop: the input's length, until a
+    /// poisoned reader sets it to `pos`.
+    end: u64,
     /// The input's last (up to) eight bytes as a little-endian word, zeros
-    /// above them, loaded once: a refill near the end shifts its word out
+    /// above them, loaded once: a read near the end shifts its window out
     /// of this one, without a loop and without indexing.
     tail: u64,
     /// The byte of `data` that `tail` starts at.
@@ -210,10 +213,8 @@ impl<'a> BitReader<'a> {
         };
         Self {
             data,
-            buf: 0,
-            count: 0,
-            next: 0,
-            left: (data.len() as u64).saturating_mul(8),
+            pos: 0,
+            end: (data.len() as u64).saturating_mul(8),
             tail,
             tail_start,
         }
@@ -224,28 +225,25 @@ impl<'a> BitReader<'a> {
     /// failure is sticky at no cost to the reads that succeed.
     #[inline]
     pub fn poison(&mut self) {
-        self.left = 0;
+        self.end = self.pos;
     }
 
-    /// Bits consumed so far: those loaded, less those still buffered.
+    /// Bits consumed so far.
     #[inline]
     #[must_use]
     pub const fn bits_read(&self) -> u64 {
-        (self.next as u64)
-            .wrapping_mul(8)
-            .wrapping_sub(self.count as u64)
+        self.pos
     }
 
     /// Bits left in the input.
     #[inline]
     #[must_use]
     pub const fn bits_remaining(&self) -> u64 {
-        self.left
+        self.end.saturating_sub(self.pos)
     }
 
     /// The refusal of a read past the end. It takes the offset, not
-    /// `&self`: a call that borrowed the reader would pin it in memory,
-    /// and every read would store its counters there.
+    /// `&self`: a call that borrowed the reader would pin it in memory.
     #[cold]
     const fn past_end(at: u64) -> DecodeError {
         DecodeError::PastEnd { at }
@@ -253,70 +251,55 @@ impl<'a> BitReader<'a> {
 
     /// The eight bytes from `byte` on, as a little-endian word, where fewer
     /// than eight remain: the input's last word shifted down, zeros above.
-    #[inline]
-    fn tail_word(&self, byte: usize) -> u64 {
-        let skip = byte.wrapping_sub(self.tail_start);
+    /// It takes values, not `&self`, so that calling it does not pin the
+    /// reader in memory.
+    #[inline(always)]
+    const fn tail_word(tail: u64, tail_start: usize, byte: usize) -> u64 {
+        let skip = byte.wrapping_sub(tail_start);
         if skip < 8 {
-            self.tail >> ((skip as u32).wrapping_mul(8) & 63)
+            tail >> ((skip as u32).wrapping_mul(8) & 63)
         } else {
             0
         }
     }
 
-    /// Tops the buffer up to 56 bits or more (it holds fewer than 32): the
-    /// word at `next`, shifted above the bits held, and as many of its
-    /// whole bytes counted as fit. Its bits above those are the input's
-    /// next bits, which the following refill ORs in again unchanged.
-    #[inline]
-    fn refill(&mut self) {
-        let word = match self
-            .data
-            .get(self.next..)
-            .and_then(<[u8]>::first_chunk::<8>)
-        {
-            Some(word) => u64::from_le_bytes(*word),
-            None => self.tail_word(self.next),
-        };
-        // `count < 32`: the shift stays inside the word, and 4 to 7 bytes fit.
-        self.buf |= word << (self.count & 63);
-        let bytes = (63u32.wrapping_sub(self.count)) >> 3;
-        self.next = self.next.wrapping_add(bytes as usize);
-        self.count = self.count.wrapping_add(bytes.wrapping_mul(8));
-    }
-
     /// Reads `bits` bits (`0..=32`).
-    #[inline]
+    #[inline(always)]
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
-        if u64::from(bits) > self.left {
-            return Err(Self::past_end(self.bits_read()));
+        if u64::from(bits) > self.end.wrapping_sub(self.pos) {
+            return Err(Self::past_end(self.pos));
         }
-        self.left = self.left.wrapping_sub(u64::from(bits));
-        if self.count < bits {
-            self.refill();
-        }
-        let value = (self.buf & low_mask(bits)) as u32;
-        // At most 32 bits: the shift stays inside the buffer.
-        self.buf >>= bits & 63;
-        self.count = self.count.wrapping_sub(bits);
+        let byte = (self.pos >> 3) as usize;
+        // `byte` is a bit position over 8, so `byte + 8` cannot overflow and
+        // the range costs one comparison.
+        let word = match self
+            .data
+            .get(byte..byte.wrapping_add(8))
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(word) => u64::from_le_bytes(*word),
+            None => Self::tail_word(self.tail, self.tail_start, byte),
+        };
+        // At most 7 bits to shift out and 32 to keep: both fit the word.
+        let value = ((word >> (self.pos & 7)) & low_mask(bits)) as u32;
+        self.pos = self.pos.wrapping_add(u64::from(bits));
         Ok(value)
     }
 
     /// Bits up to the next byte boundary.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn padding_bits(&self) -> u32 {
-        // Whole bytes are loaded, so the buffered count has the position's
-        // remainder.
-        self.count & 7
+        (self.pos.wrapping_neg() & 7) as u32
     }
 
     /// Consumes the padding up to the next byte boundary, refusing it with
     /// [`DecodeError::NonZeroPadding`] when any of its bits is set.
-    #[inline]
+    #[inline(always)]
     pub fn align(&mut self) -> Result<(), DecodeError> {
-        let at = self.bits_read();
+        let at = self.pos;
         if self.read_bits(self.padding_bits())? != 0 {
             return Err(DecodeError::NonZeroPadding { at });
         }
@@ -325,24 +308,20 @@ impl<'a> BitReader<'a> {
 
     /// Borrows the next `count` bytes of the input, at a byte boundary (the
     /// caller aligns first).
-    #[inline]
+    #[inline(always)]
     pub fn read_aligned_bytes(&mut self, count: usize) -> Result<&'a [u8], DecodeError> {
-        debug_assert_eq!(self.count & 7, 0);
+        debug_assert_eq!(self.pos & 7, 0);
         let bits = (count as u64).saturating_mul(8);
-        if bits > self.left {
-            return Err(Self::past_end(self.bits_read()));
+        if bits > self.bits_remaining() {
+            return Err(Self::past_end(self.pos));
         }
-        let start = (self.bits_read() / 8) as usize;
+        let start = (self.pos / 8) as usize;
         let end = start.wrapping_add(count);
         let bytes = self
             .data
             .get(start..end)
-            .ok_or_else(|| Self::past_end(self.bits_read()))?;
-        self.left = self.left.wrapping_sub(bits);
-        // The buffer restarts after the bytes.
-        self.next = end;
-        self.buf = 0;
-        self.count = 0;
+            .ok_or_else(|| Self::past_end(self.pos))?;
+        self.pos = self.pos.wrapping_add(bits);
         Ok(bytes)
     }
 }

@@ -24,7 +24,7 @@ pub const fn bits_required(min: i32, max: i32) -> u32 {
 /// An offset in `[0, max_offset]` in `bits_for_span(max_offset)` bits. The
 /// writer refuses an offset above `max_offset`, and so does the reader,
 /// which leaves `offset` untouched when it refuses.
-#[inline]
+#[inline(always)]
 pub fn serialize_offset<S: Stream + ?Sized>(
     stream: &mut S,
     offset: &mut u32,
@@ -46,7 +46,7 @@ pub fn serialize_offset<S: Stream + ?Sized>(
 }
 
 /// `value` in `[min, max]` as the offset `value - min`.
-#[inline]
+#[inline(always)]
 pub fn serialize_int<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut i32,

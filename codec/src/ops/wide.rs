@@ -48,7 +48,7 @@ pub fn serialize_groups<S: Stream + ?Sized>(
 }
 
 /// The low `bits` bits of a `u64` (`bits` in `1..=64`).
-#[inline]
+#[inline(always)]
 pub fn serialize_u64<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u64,

@@ -78,7 +78,7 @@ pub trait Stream {
     fn field_role(&mut self, _role: Role) {}
 
     /// One bit.
-    #[inline]
+    #[inline(always)]
     fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Self::Error> {
         let mut bit = u32::from(*value);
         self.serialize_bits(&mut bit, 1)?;
@@ -90,13 +90,13 @@ pub trait Stream {
 
     /// The low `bits` bits of a 64-bit value (`bits` in `1..=64`), as 32-bit
     /// groups from the least significant end.
-    #[inline]
+    #[inline(always)]
     fn serialize_bits64(&mut self, value: &mut u64, bits: u32) -> Result<(), Self::Error> {
         ops::wide::serialize_u64(self, value, bits)
     }
 
     /// An 8-bit unsigned integer.
-    #[inline]
+    #[inline(always)]
     fn serialize_u8(&mut self, value: &mut u8) -> Result<(), Self::Error> {
         let mut wide = u32::from(*value);
         self.serialize_bits(&mut wide, 8)?;
@@ -107,7 +107,7 @@ pub trait Stream {
     }
 
     /// A 16-bit unsigned integer.
-    #[inline]
+    #[inline(always)]
     fn serialize_u16(&mut self, value: &mut u16) -> Result<(), Self::Error> {
         let mut wide = u32::from(*value);
         self.serialize_bits(&mut wide, 16)?;
@@ -118,13 +118,13 @@ pub trait Stream {
     }
 
     /// A 32-bit unsigned integer.
-    #[inline]
+    #[inline(always)]
     fn serialize_u32(&mut self, value: &mut u32) -> Result<(), Self::Error> {
         self.serialize_bits(value, 32)
     }
 
     /// A 64-bit unsigned integer.
-    #[inline]
+    #[inline(always)]
     fn serialize_u64(&mut self, value: &mut u64) -> Result<(), Self::Error> {
         self.serialize_bits64(value, 64)
     }
@@ -137,7 +137,7 @@ pub trait Stream {
 
     /// An `i32` in `[min, max]`, as `value - min` in
     /// [`bits_required(min, max)`](crate::bits_required) bits.
-    #[inline]
+    #[inline(always)]
     fn serialize_int(&mut self, value: &mut i32, min: i32, max: i32) -> Result<(), Self::Error> {
         ops::int::serialize_int(self, value, min, max)
     }
@@ -173,7 +173,7 @@ pub trait Stream {
     }
 
     /// An `f32` as its 32 raw bits.
-    #[inline]
+    #[inline(always)]
     fn serialize_float(&mut self, value: &mut f32) -> Result<(), Self::Error> {
         let mut bits = value.to_bits();
         self.serialize_bits(&mut bits, 32)?;
@@ -184,7 +184,7 @@ pub trait Stream {
     }
 
     /// An `f64` as its 64 raw bits, low group first.
-    #[inline]
+    #[inline(always)]
     fn serialize_double(&mut self, value: &mut f64) -> Result<(), Self::Error> {
         let mut bits = value.to_bits();
         self.serialize_bits64(&mut bits, 64)?;

@@ -34,7 +34,7 @@ impl<'a> ReadStream<'a> {
         self.failed
     }
 
-    #[inline]
+    #[inline(always)]
     fn ok(&self) -> Result<(), DecodeError> {
         match self.failed {
             None => Ok(()),
@@ -42,7 +42,7 @@ impl<'a> ReadStream<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn sticky<T>(&mut self, result: Result<T, DecodeError>) -> Result<T, DecodeError> {
         result.map_err(|err| self.refuse(err))
     }
@@ -67,13 +67,13 @@ impl Stream for ReadStream<'_> {
     // store-forwarding stalls per refusal that made refusing at the last
     // field slower than accepting (perf, the refusal benchmark's bad-check).
     // Refusals sit behind branches that are cold already.
-    #[inline]
+    #[inline(always)]
     fn refuse(&mut self, why: DecodeError) -> DecodeError {
         self.reader.poison();
         *self.failed.get_or_insert(why)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
         if bits == 0 {
             // Nothing to read, so nothing to fail on: the stream's own
@@ -85,7 +85,7 @@ impl Stream for ReadStream<'_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_align(&mut self) -> Result<(), DecodeError> {
         if self.reader.padding_bits() == 0 {
             // No bit to read: the stream's own failure decides.
@@ -95,7 +95,7 @@ impl Stream for ReadStream<'_> {
         self.sticky(aligned)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
         self.serialize_align()?;
         let read = self.reader.read_aligned_bytes(bytes.len());

@@ -48,7 +48,7 @@ impl Stream for WriteStream<'_> {
         EncodeError::Invalid(why)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
         debug_assert!(
             bits == 32 || *value >> bits == 0,
@@ -57,12 +57,12 @@ impl Stream for WriteStream<'_> {
         self.writer.write_bits(*value, bits)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_align(&mut self) -> Result<(), EncodeError> {
         self.writer.align()
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
         self.writer.align()?;
         self.writer.write_aligned_bytes(bytes)
