@@ -24,9 +24,9 @@ use crate::campaign::{self, Budget, Config};
 use crate::corpus;
 use crate::flood;
 use crate::mutate::Class;
-use crate::replay::{files_under, replay, replayed, target_for_path};
+use crate::replay::{files_under, replay, replayed, target_for_path, Summary};
 use crate::report;
-use crate::target::Target;
+use crate::target::{Target, Verdict};
 use crate::worker::{self, Isolation};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -39,6 +39,12 @@ use std::process::ExitCode;
 ///
 /// Start with `adversarial campaign`; `adversarial targets` lists the
 /// readers under attack.
+///
+/// Exit status, the same for every command:
+///   0  everything as expected (decode and inspect: every file accepted)
+///   1  a file refused (decode, inspect), a wrong verdict found, or a file
+///      skipped because no target could be assigned to it
+///   2  a usage or I/O error
 #[derive(Parser)]
 #[command(name = "adversarial", version, verbatim_doc_comment)]
 struct Cli {
@@ -63,16 +69,20 @@ enum Command {
     ///   adversarial campaign --json campaign.json  # the table for machines
     #[command(verbatim_doc_comment)]
     Campaign(CampaignArgs),
-    /// Runs stored inputs and prints one verdict line each.
+    /// Runs stored inputs and prints one verdict line each, then a summary.
     ///
-    /// Files or directories (walked recursively). Exits non-zero on any
-    /// panic or accepted input that re-encodes differently. The target comes
-    /// from --target or from the nearest directory named after one
-    /// (corpus/scenes/..., corpus/crashes/save/...).
+    /// Files or directories (walked recursively). The target comes from
+    /// --target or from the nearest directory named after one
+    /// (corpus/scenes/..., corpus/crashes/save/...); a file with neither is
+    /// reported and skipped. Exits 1 on any panic, death, hang or accepted
+    /// input that re-encodes differently, and on any skipped file.
     Replay {
         /// The target for every input.
         #[arg(long)]
         target: Option<String>,
+        /// One JSON object per file, then one with the summary.
+        #[arg(long)]
+        jsonl: bool,
         /// Replay in this process instead of a worker process (a reader
         /// that aborts or hangs then ends the replay).
         #[arg(long)]
@@ -81,13 +91,16 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Decodes one file: the value, or the refusal and where it happened.
+    /// Decodes files: the value, or the refusal and where it happened.
     ///
     /// A refusal names its cause, its bit offset and the field being read.
+    /// Exits 0 when every file is accepted, 1 when one is refused or
+    /// skipped, 2 when a file cannot be read.
     Decode(FileArgs),
-    /// Prints the field map of one file, up to the point of failure.
+    /// Prints the field map of files, up to the point of failure.
     ///
-    /// One line per field: offset, width, name, kind, value; then the verdict.
+    /// One line per field: offset, width, name, kind, value; then the
+    /// verdict. Exit status as for decode.
     Inspect(FileArgs),
     /// Regenerates corpus/<target>/seed-*.bin from the generators.
     ///
@@ -209,15 +222,20 @@ struct FloodArgs {
 
 #[derive(Args)]
 struct FileArgs {
-    /// The target that reads the file.
+    /// The target that reads the files; by default, the nearest directory
+    /// named after one, as for replay.
     #[arg(long)]
-    target: String,
-    /// Output JSON: the packet type and every field by name, floats as
-    /// numbers with their IEEE-754 bit patterns.
-    #[arg(long)]
+    target: Option<String>,
+    /// Output JSON, one document per file: the packet type and every field
+    /// by name, floats as numbers with their IEEE-754 bit patterns.
+    #[arg(long, conflicts_with = "jsonl")]
     json: bool,
-    /// The file.
-    file: PathBuf,
+    /// Output the same JSON on one line per file.
+    #[arg(long)]
+    jsonl: bool,
+    /// Files or directories.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 }
 
 /// The targets a run may name: the default set, and fixtures that only run
@@ -321,6 +339,7 @@ fn run_replay(
     registry: &Registry,
     target: Option<String>,
     in_process: bool,
+    jsonl: bool,
     paths: &[PathBuf],
 ) -> Result<bool, String> {
     let isolation = if in_process {
@@ -336,15 +355,22 @@ fn run_replay(
     if files.is_empty() {
         return Err("no input files found".into());
     }
-    let mut clean = true;
+    let mut summary = Summary::default();
     for file in files {
-        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let target = match fixed {
-            Some(t) => t,
-            None => target_for_path(&file, &all).ok_or_else(|| {
-                format!("{}: no target in its path; use --target", file.display())
-            })?,
+        let Some(target) = fixed.or_else(|| target_for_path(&file, &all)) else {
+            summary.skipped += 1;
+            let why = "no target in its path; use --target";
+            if jsonl {
+                println!(
+                    "{}",
+                    serde_json::json!({"file": file.display().to_string(), "skipped": why})
+                );
+            } else {
+                println!("{}: skipped: {why}", file.display());
+            }
+            continue;
         };
+        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         let verdict = match &isolation {
             None => replay(target, &bytes),
             Some(isolation) => {
@@ -360,10 +386,19 @@ fn run_replay(
                 replayed(&bytes, observation)
             }
         };
-        clean &= !verdict.is_failure();
-        println!("{} [{}]: {verdict}", file.display(), target.name());
+        summary.add(&verdict);
+        if jsonl {
+            println!("{}", report::replayed_json(&file, target.name(), &verdict));
+        } else {
+            println!("{} [{}]: {verdict}", file.display(), target.name());
+        }
     }
-    Ok(clean)
+    if jsonl {
+        println!("{}", report::summary_json(&summary));
+    } else {
+        println!("{summary}");
+    }
+    Ok(summary.clean())
 }
 
 fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
@@ -387,24 +422,65 @@ fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
 }
 
 fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, String> {
-    let target = registry.named(&args.target)?;
-    let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let inspection = target.inspect(&bytes);
-    if args.json {
-        let json = report::inspection_json(target.name(), &inspection);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
-        );
-    } else {
-        if table {
-            print!("{}", report::fields_table(&inspection.map));
-        } else if let Some(shown) = &inspection.shown {
-            println!("{shown}");
-        }
-        println!("{}", report::verdict_text(&inspection));
+    let fixed = args
+        .target
+        .as_ref()
+        .map(|n| registry.named(n))
+        .transpose()?;
+    let all = registry.all();
+    let files = files_under(&args.files);
+    if files.is_empty() {
+        return Err("no input files found".into());
     }
-    Ok(true)
+    let mut all_accepted = true;
+    for file in &files {
+        let Some(target) = fixed.or_else(|| target_for_path(file, &all)) else {
+            eprintln!(
+                "{}: skipped: no target in its path; use --target",
+                file.display()
+            );
+            all_accepted = false;
+            continue;
+        };
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        // A reader that panics is a wrong verdict, reported like one.
+        let inspected =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.inspect(&bytes)));
+        let inspection = match inspected {
+            Ok(inspection) => inspection,
+            Err(panic) => {
+                let message = crate::oracle::panic_message(&*panic);
+                println!("{}: FAIL panicked: {message}", file.display());
+                all_accepted = false;
+                continue;
+            }
+        };
+        all_accepted &= matches!(
+            &inspection.verdict,
+            Verdict::Accepted { reencoded: Ok(again) } if *again == bytes
+        );
+        if args.json || args.jsonl {
+            let mut json = report::inspection_json(target.name(), &inspection);
+            json["file"] = file.display().to_string().into();
+            let text = if args.jsonl {
+                serde_json::to_string(&json)
+            } else {
+                serde_json::to_string_pretty(&json)
+            };
+            println!("{}", text.map_err(|e| e.to_string())?);
+        } else {
+            if files.len() > 1 {
+                println!("{} [{}]", file.display(), target.name());
+            }
+            if table {
+                print!("{}", report::fields_table(&inspection.map));
+            } else if let Some(shown) = &inspection.shown {
+                println!("{shown}");
+            }
+            println!("{}", report::verdict_text(&inspection));
+        }
+    }
+    Ok(all_accepted)
 }
 
 /// Runs the command line (`std::env::args`) on `targets`, and returns the
@@ -431,8 +507,9 @@ pub fn main_with_fixtures(
         Command::Replay {
             target,
             in_process,
+            jsonl,
             paths,
-        } => run_replay(&registry, target, in_process, &paths),
+        } => run_replay(&registry, target, in_process, jsonl, &paths),
         Command::Decode(args) => run_file(&registry, &args, false),
         Command::Inspect(args) => run_file(&registry, &args, true),
         Command::SeedCorpus { dir, count, seed } => registry

@@ -2,6 +2,7 @@
 
 use crate::oracle::{decode_guarded, Observation};
 use crate::target::{Refusal, Target, Verdict};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a stored input got.
@@ -43,6 +44,61 @@ impl std::fmt::Display for Replayed {
             Self::Died(how) => write!(f, "FAIL died: {how}"),
             Self::TimedOut(after) => write!(f, "FAIL hung: no answer in {} ms", after.as_millis()),
         }
+    }
+}
+
+/// What a replay of many files came to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files replayed (skipped ones not counted).
+    pub files: u64,
+    /// Accepted, re-encoding to the same bytes.
+    pub accepted: u64,
+    /// Refused cleanly, by cause.
+    pub refused: BTreeMap<String, u64>,
+    /// Panics, deaths, hangs and accepts that re-encode differently.
+    pub failures: u64,
+    /// Files no target could be assigned to.
+    pub skipped: u64,
+}
+
+impl Summary {
+    /// Counts one file's verdict.
+    pub fn add(&mut self, replayed: &Replayed) {
+        self.files += 1;
+        match replayed {
+            Replayed::Accepted => self.accepted += 1,
+            Replayed::Refused(refusal) => {
+                *self.refused.entry(refusal.cause.clone()).or_default() += 1;
+            }
+            _ => self.failures += 1,
+        }
+    }
+
+    /// Whether every file was replayed and none broke the promise.
+    #[must_use]
+    pub const fn clean(&self) -> bool {
+        self.failures == 0 && self.skipped == 0
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let refused: u64 = self.refused.values().sum();
+        write!(
+            f,
+            "{} files: {} accepted, {refused} refused",
+            self.files, self.accepted
+        )?;
+        if !self.refused.is_empty() {
+            let causes: Vec<String> = self
+                .refused
+                .iter()
+                .map(|(cause, n)| format!("{cause} {n}"))
+                .collect();
+            write!(f, " ({})", causes.join(", "))?;
+        }
+        write!(f, ", {} failures, {} skipped", self.failures, self.skipped)
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::campaign::{Report, Tally};
 use crate::field_map::{Field, FieldMap, Kind};
 use crate::oracle::Outcome;
+use crate::replay::{Replayed, Summary};
 use crate::target::{Inspection, Refusal, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -207,12 +208,49 @@ pub fn fields_json(map: &FieldMap) -> Value {
     )
 }
 
-fn refusal_json(refusal: &Refusal, failed_in: Option<&str>) -> Value {
+/// A refusal as JSON, the one shape every command prints: `cause`,
+/// `bit_offset` (a number; `null` only from a foreign decoder that gives
+/// none), `field` (`null` when the refusal is not inside a named field) and
+/// `message`, the decoder's own words.
+#[must_use]
+pub fn refusal_json(refusal: &Refusal, failed_in: Option<&str>) -> Value {
     json!({
         "cause": refusal.cause,
         "bit_offset": refusal.at,
-        "field": failed_in,
+        "field": failed_in.filter(|name| !name.is_empty()),
         "message": refusal.message,
+    })
+}
+
+/// One replayed file as JSON: its path, target and verdict; a refusal in
+/// the shape of [`refusal_json`], a failure with its description.
+#[must_use]
+pub fn replayed_json(file: &std::path::Path, target: &str, replayed: &Replayed) -> Value {
+    let (verdict, refusal, failure) = match replayed {
+        Replayed::Accepted => ("accepted", Value::Null, Value::Null),
+        Replayed::Refused(r) => ("refused", refusal_json(r, None), Value::Null),
+        other => ("failed", Value::Null, json!(other.to_string())),
+    };
+    json!({
+        "file": file.display().to_string(),
+        "target": target,
+        "verdict": verdict,
+        "error": refusal,
+        "failure": failure,
+    })
+}
+
+/// A replay's closing summary as JSON.
+#[must_use]
+pub fn summary_json(summary: &Summary) -> Value {
+    json!({
+        "summary": {
+            "files": summary.files,
+            "accepted": summary.accepted,
+            "refused": summary.refused,
+            "failures": summary.failures,
+            "skipped": summary.skipped,
+        }
     })
 }
 
@@ -279,7 +317,8 @@ pub fn fields_table(map: &FieldMap) -> String {
     out
 }
 
-/// A verdict line for people.
+/// A verdict line for people: the cause, where, the field, and the
+/// decoder's words when they say more than that.
 #[must_use]
 pub fn verdict_text(inspection: &Inspection) -> String {
     match &inspection.verdict {
@@ -291,9 +330,16 @@ pub fn verdict_text(inspection: &Inspection) -> String {
             let at = r.at.map(|a| format!(" at bit {a}")).unwrap_or_default();
             let field = inspection
                 .failed_in
+                .filter(|name| !name.is_empty())
                 .map(|f| format!(", field \"{f}\""))
                 .unwrap_or_default();
-            format!("refused: {}{at}{field} ({})", r.cause, r.message)
+            let plain = format!("{}{at}", r.cause);
+            let detail = if r.message == plain {
+                String::new()
+            } else {
+                format!(": {}", r.message)
+            };
+            format!("refused: {plain}{field}{detail}")
         }
     }
 }

@@ -29,7 +29,9 @@ pub struct Sample {
 pub struct Refusal {
     /// A stable name of the cause (`codec::DecodeError::cause` for ours).
     pub cause: String,
-    /// The bit offset of the refusal, when the decoder says.
+    /// The bit offset of the refusal: always given by this codec (bit 0
+    /// for a packet's size and CRC); `None` only from a foreign decoder that
+    /// does not say.
     pub at: Option<u64>,
     /// The decoder's own words.
     pub message: String,
@@ -37,13 +39,12 @@ pub struct Refusal {
 
 impl From<DecodeError> for Refusal {
     fn from(error: DecodeError) -> Self {
-        let at = match error {
-            DecodeError::TooLarge { .. } | DecodeError::BadCrc { .. } => None,
-            other => Some(other.bit_offset()),
-        };
+        // Every refusal of this codec has an offset: the rules on the whole
+        // packet (its size, its CRC) are refused at bit 0, where the CRC
+        // field starts.
         Self {
             cause: error.cause().to_string(),
-            at,
+            at: Some(error.bit_offset()),
             message: error.to_string(),
         }
     }
