@@ -102,9 +102,11 @@ enum Command {
     /// One line per field: offset, width, name, kind, value; then the
     /// verdict. Exit status as for decode.
     Inspect(FileArgs),
-    /// Regenerates corpus/<target>/seed-*.bin from the generators.
+    /// Regenerates corpus/<target>/seed-*.bin from the generators, then
+    /// every corpus file's golden file.
     ///
-    /// Uses a fixed seed. Regressions (corpus/crashes/) are never touched.
+    /// Uses a fixed seed. Regressions (corpus/crashes/) are never touched,
+    /// except for their golden files.
     SeedCorpus {
         /// The corpus directory.
         #[arg(long, default_value = "corpus")]
@@ -115,6 +117,12 @@ enum Command {
         /// The random seed.
         #[arg(long, default_value_t = corpus::DEFAULT_SEED)]
         seed: u64,
+        /// Leave the seeds alone and rewrite only the golden files: what
+        /// `decode --json` says of every corpus file, which `cargo test`
+        /// compares. Run it when a change to what packets mean is on
+        /// purpose, and review the diff.
+        #[arg(long)]
+        update_golden: bool,
     },
     /// Lists the targets.
     Targets,
@@ -401,6 +409,29 @@ fn run_replay(
     Ok(summary.clean())
 }
 
+fn seed_corpus(
+    registry: &Registry,
+    dir: &std::path::Path,
+    count: usize,
+    seed: u64,
+    update_golden: bool,
+) -> Result<bool, String> {
+    if !update_golden {
+        for target in &registry.targets {
+            let n = corpus::write_seeds(target.as_ref(), dir, count, seed)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "{}: {n} seeds in {}",
+                target.name(),
+                dir.join(target.name()).display()
+            );
+        }
+    }
+    let n = corpus::write_golden(dir, &registry.all()).map_err(|e| e.to_string())?;
+    println!("{n} golden files under {}", dir.display());
+    Ok(true)
+}
+
 fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
     let target = registry.named(&args.target)?;
     let config = flood::FloodConfig {
@@ -512,20 +543,12 @@ pub fn main_with_fixtures(
         } => run_replay(&registry, target, in_process, jsonl, &paths),
         Command::Decode(args) => run_file(&registry, &args, false),
         Command::Inspect(args) => run_file(&registry, &args, true),
-        Command::SeedCorpus { dir, count, seed } => registry
-            .targets
-            .iter()
-            .try_for_each(|t| {
-                let n = corpus::write_seeds(t.as_ref(), &dir, count, seed)
-                    .map_err(|e| e.to_string())?;
-                println!(
-                    "{}: {n} seeds in {}",
-                    t.name(),
-                    dir.join(t.name()).display()
-                );
-                Ok(())
-            })
-            .map(|()| true),
+        Command::SeedCorpus {
+            dir,
+            count,
+            seed,
+            update_golden,
+        } => seed_corpus(&registry, &dir, count, seed, update_golden),
         Command::Flood(args) => run_flood(&registry, &args),
         Command::Worker { target } => registry
             .named(&target)

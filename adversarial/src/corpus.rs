@@ -1,11 +1,129 @@
-//! Seeds: the committed corpus, regenerated from the generators.
+//! Seeds: the committed corpus, regenerated from the generators, and the
+//! golden file beside each corpus file: what `decode --json` says of it.
+//!
+//! The oracle judges bytes, and the writer it re-encodes with is the code
+//! under test: a change made to reader and writer alike (a field's width, a
+//! quantization step, the float a game reads) passes every class. The
+//! golden files pin what each committed packet means, so such a change
+//! fails `cargo test` until they are regenerated on purpose
+//! (`seed-corpus --update-golden`) and the diff is reviewed.
 
+use crate::replay::{files_under, target_for_path};
+use crate::report;
 use crate::target::Target;
 use arbitrary::Unstructured;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The end of a golden file's name: `corpus/packets/seed-000.bin` has
+/// `corpus/golden/packets/seed-000.bin.golden.json`.
+pub const GOLDEN_SUFFIX: &str = ".golden.json";
+
+/// The directory of the golden files, under the corpus root. They live in
+/// a tree of their own that mirrors the corpus, so that a fuzzer reading a
+/// target's seed directory never takes them for inputs (nor sizes its
+/// inputs after them).
+pub const GOLDEN_DIR: &str = "golden";
+
+/// The golden file of `file`, a corpus file under `root`.
+#[must_use]
+pub fn golden_path(root: &Path, file: &Path) -> PathBuf {
+    let relative = file.strip_prefix(root).unwrap_or(file);
+    let mut path = root.join(GOLDEN_DIR).join(relative).into_os_string();
+    path.push(GOLDEN_SUFFIX);
+    PathBuf::from(path)
+}
+
+/// Whether `path` is a golden file (never an input).
+#[must_use]
+pub fn is_golden(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(GOLDEN_SUFFIX))
+}
+
+/// What `decode --json` says of `bytes` read by `target`, without the
+/// file's name: the value's fields, or the refusal.
+#[must_use]
+pub fn golden_document(target: &dyn Target, bytes: &[u8]) -> serde_json::Value {
+    report::inspection_json(target.name(), &target.inspect(bytes))
+}
+
+/// Writes the golden file of every corpus file under `dir` (into
+/// `dir/golden/`), each read by the target its path names, and removes
+/// golden files whose corpus file is gone. Returns how many were written.
+///
+/// # Errors
+///
+/// When a file cannot be read or written, or no target reads it.
+pub fn write_golden(dir: &Path, targets: &[&dyn Target]) -> io::Result<usize> {
+    let mut written = 0;
+    for file in files_under(&[dir.to_path_buf()]) {
+        let target = target_for_path(&file, targets).ok_or_else(|| {
+            io::Error::other(format!("{}: no target in its path", file.display()))
+        })?;
+        let document = golden_document(target, &std::fs::read(&file)?);
+        let golden = golden_path(dir, &file);
+        if let Some(parent) = golden.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(golden, golden_text(&document))?;
+        written += 1;
+    }
+    for orphan in golden_orphans(dir) {
+        std::fs::remove_file(orphan)?;
+    }
+    Ok(written)
+}
+
+/// A golden document as text: one key a line, and one line per field, so
+/// that a change shows as the lines of the fields it touches.
+#[must_use]
+pub fn golden_text(document: &serde_json::Value) -> String {
+    let Some(object) = document.as_object() else {
+        return format!("{document}\n");
+    };
+    let lines: Vec<String> = object
+        .iter()
+        .map(|(key, value)| match value.as_array() {
+            Some(items) if !items.is_empty() => {
+                let items: Vec<String> = items.iter().map(|item| format!("    {item}")).collect();
+                format!("  \"{key}\": [\n{}\n  ]", items.join(",\n"))
+            }
+            _ => format!("  \"{key}\": {value}"),
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", lines.join(",\n"))
+}
+
+/// Golden files under `root` whose corpus file does not exist.
+#[must_use]
+pub fn golden_orphans(root: &Path) -> Vec<PathBuf> {
+    let golden_root = root.join(GOLDEN_DIR);
+    let mut orphans = Vec::new();
+    let mut pending = vec![golden_root.clone()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.is_dir() {
+                pending.push(path);
+            } else if is_golden(&path) {
+                let relative = path.strip_prefix(&golden_root).unwrap_or(&path);
+                let text = relative.to_string_lossy();
+                let input = root.join(text.trim_end_matches(GOLDEN_SUFFIX));
+                if !input.exists() {
+                    orphans.push(path);
+                }
+            }
+        }
+    }
+    orphans.sort();
+    orphans
+}
 
 /// The seed `seed-corpus` uses unless told otherwise.
 pub const DEFAULT_SEED: u64 = 0xC0_4905;

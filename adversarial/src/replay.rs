@@ -147,7 +147,7 @@ pub fn target_for_path<'a>(path: &Path, targets: &[&'a dyn Target]) -> Option<&'
 }
 
 /// Every file under `paths` (directories walked recursively, sorted),
-/// skipping dot-files and README files.
+/// skipping dot-files, README files and golden files.
 #[must_use]
 pub fn files_under(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -160,7 +160,10 @@ pub fn files_under(paths: &[PathBuf]) -> Vec<PathBuf> {
             files.extend(files_under(&entries));
         } else {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if !name.starts_with('.') && !name.starts_with("README") {
+            if !name.starts_with('.')
+                && !name.starts_with("README")
+                && !crate::corpus::is_golden(path)
+            {
                 files.push(path.clone());
             }
         }

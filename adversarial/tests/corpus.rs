@@ -47,3 +47,45 @@ fn every_corpus_file_replays_cleanly() {
     println!("replayed {} corpus files", files.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What every committed packet means is pinned: its golden file holds
+/// what `decode --json` says of it (every field's offset, width, wire
+/// value and decoded value, or the refusal). A change to the reader and
+/// the writer alike, which the oracle cannot see, fails here.
+#[test]
+fn every_corpus_file_means_what_its_golden_file_says() {
+    use adversarial::corpus::{golden_document, golden_orphans, golden_path, golden_text};
+    let (all, fixtures) = (targets::all(), targets::fixtures());
+    let known: Vec<&dyn Target> = all.iter().chain(&fixtures).map(AsRef::as_ref).collect();
+    let mut changed = Vec::new();
+    let files = files_under(&[corpus_dir()]);
+    for file in &files {
+        let target = target_for_path(file, &known).unwrap();
+        let actual = golden_document(target, &std::fs::read(file).unwrap());
+        let golden = golden_path(&corpus_dir(), file);
+        match std::fs::read_to_string(&golden) {
+            Err(_) => changed.push(format!("{}: no golden file", file.display())),
+            // Compared as text: JSON's float parsing may round, its
+            // printing does not.
+            Ok(text) => {
+                if text != golden_text(&actual) {
+                    changed.push(format!("{}: means something else now", file.display()));
+                }
+            }
+        }
+    }
+    let orphans = golden_orphans(&corpus_dir());
+    assert!(
+        orphans.is_empty(),
+        "golden files without a corpus file: {orphans:?}"
+    );
+    assert!(
+        changed.is_empty(),
+        "{}\nIf the change is on purpose: cargo run -p adversarial -- seed-corpus --update-golden, then review the diff.",
+        changed.join("\n")
+    );
+    println!(
+        "{} corpus files mean what their golden files say",
+        files.len()
+    );
+}

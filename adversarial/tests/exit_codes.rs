@@ -93,11 +93,18 @@ fn decode_exits_0_on_acceptance_1_on_refusal_or_a_wrong_verdict_and_2_on_usage()
         crashes.to_str().unwrap(),
     ]);
     assert_eq!(code(&wrong), 1, "{}", stdout(&wrong));
-    assert!(stdout(&wrong).contains("FAIL panicked"), "{}", stdout(&wrong));
+    assert!(
+        stdout(&wrong).contains("FAIL panicked"),
+        "{}",
+        stdout(&wrong)
+    );
     assert_eq!(code(&adversarial(&["decode"])), 2, "no file");
     assert_eq!(code(&adversarial(&["decode", "--target", "nope", seed])), 2);
     let missing = dir.join("packets").join("missing.bin");
-    assert_eq!(code(&adversarial(&["decode", missing.to_str().unwrap()])), 2);
+    assert_eq!(
+        code(&adversarial(&["decode", missing.to_str().unwrap()])),
+        2
+    );
 }
 
 #[test]
@@ -134,9 +141,8 @@ fn replay_summarises_reports_a_stray_file_and_exits_1() {
     assert_eq!(code(&output), 1, "{text}");
     assert!(text.contains("manifest.jsonl: skipped"), "{text}");
     assert!(
-        text.trim_end().ends_with(
-            "2 files: 1 accepted, 1 refused (bad-crc 1), 0 failures, 1 skipped"
-        ),
+        text.trim_end()
+            .ends_with("2 files: 1 accepted, 1 refused (bad-crc 1), 0 failures, 1 skipped"),
         "{text}"
     );
     // The same as JSON lines: one per file, then the summary.
