@@ -241,6 +241,12 @@ struct FileArgs {
     /// Output the same JSON on one line per file.
     #[arg(long)]
     jsonl: bool,
+    /// Also draw the packet's bit layout as an SVG picture into this file:
+    /// one row per 32 bits, each field a coloured span with its name and
+    /// value, padding and checks marked, the refusing field in red (one
+    /// input file only).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Files or directories.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -463,6 +469,9 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
     if files.is_empty() {
         return Err("no input files found".into());
     }
+    if args.svg.is_some() && files.len() > 1 {
+        return Err("--svg draws one file; several were given".into());
+    }
     let mut all_accepted = true;
     for file in &files {
         let Some(target) = fixed.or_else(|| target_for_path(file, &all)) else {
@@ -490,6 +499,11 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             &inspection.verdict,
             Verdict::Accepted { reencoded: Ok(again) } if *again == bytes
         );
+        if let Some(path) = &args.svg {
+            let title = format!("{} [{}]", file.display(), target.name());
+            let picture = crate::picture::packet_svg(&title, &bytes, &inspection);
+            std::fs::write(path, picture).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         if args.json || args.jsonl {
             let mut json = report::inspection_json(target.name(), &inspection);
             json["file"] = file.display().to_string().into();

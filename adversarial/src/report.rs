@@ -275,6 +275,33 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
     })
 }
 
+/// A field's value for people: a ranged value with its wire integer, a
+/// compressed float with its code, a float with its bits, a check with its
+/// label.
+#[must_use]
+pub fn shown_value(field: &Field) -> String {
+    match field.kind {
+        Kind::Ranged { min, .. } => format!(
+            "{} (wire {})",
+            min.saturating_add(field.value as i64),
+            field.value
+        ),
+        Kind::Compressed { format } => {
+            format!(
+                "{} (code {})",
+                format.dequantize(field.value as u32),
+                field.value
+            )
+        }
+        Kind::Float => {
+            let v = f32::from_bits(field.value as u32);
+            format!("{v} (0x{:08X})", v.to_bits())
+        }
+        Kind::Check { label } => format!("0x{:08X} \"{label}\"", field.value),
+        _ => field.value.to_string(),
+    }
+}
+
 /// A field map as a table, for people.
 #[must_use]
 pub fn fields_table(map: &FieldMap) -> String {
@@ -283,26 +310,7 @@ pub fn fields_table(map: &FieldMap) -> String {
         "offset", "width", "name", "kind", "role", "value"
     );
     for field in &map.fields {
-        let shown = match field.kind {
-            Kind::Ranged { min, .. } => format!(
-                "{} (wire {})",
-                min.saturating_add(field.value as i64),
-                field.value
-            ),
-            Kind::Compressed { format } => {
-                format!(
-                    "{} (code {})",
-                    format.dequantize(field.value as u32),
-                    field.value
-                )
-            }
-            Kind::Float => {
-                let v = f32::from_bits(field.value as u32);
-                format!("{v} (0x{:08X})", v.to_bits())
-            }
-            Kind::Check { label } => format!("0x{:08X} \"{label}\"", field.value),
-            _ => field.value.to_string(),
-        };
+        let shown = shown_value(field);
         let _ = writeln!(
             out,
             "{:>8} {:>6}  {:<18} {:<15} {:<14} {}",
