@@ -180,6 +180,11 @@ struct CampaignArgs {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also write a self-contained HTML page: settings and seed, a chart of
+    /// verdicts by class, every target's table, and each failing case drawn
+    /// as a packet picture with its replay command.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Where shrunk failing inputs go, as <dir>/<target>/campaign-<class>-<hash>.bin.
     #[arg(long, default_value = "corpus/crashes")]
     crash_dir: PathBuf,
@@ -341,6 +346,25 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
     let report = campaign::run(&config);
     eprint!("{}", report::failures_text(&report));
     print!("{}", report::campaign_table(&report));
+    if let Some(path) = &args.html {
+        let settings = crate::page::Settings {
+            budget: match budget {
+                Budget::Seconds(s) => format!("{s} s"),
+                Budget::Cases(n) => format!("{n} cases per target"),
+            },
+            isolation: if config.isolation.is_some() {
+                "worker processes"
+            } else {
+                "in process"
+            }
+            .to_string(),
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+        };
+        let page = crate::page::campaign_html(&report, &settings, |failure| {
+            crate::page::failure_picture(&config.targets, failure)
+        });
+        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     if let Some(path) = args.json {
         let text = serde_json::to_string_pretty(&report::campaign_json(&report))
             .map_err(|e| e.to_string())?;

@@ -19,6 +19,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod mutate;
 pub mod oracle;
+pub mod page;
 pub mod picture;
 pub mod plain;
 pub mod protocol;

@@ -82,7 +82,7 @@ fn tally_json(tally: &Tally) -> Value {
     })
 }
 
-fn outcome_text(outcome: &Outcome) -> String {
+pub(crate) fn outcome_text(outcome: &Outcome) -> String {
     match outcome {
         Outcome::AsOwed => "as owed".into(),
         Outcome::OtherError(r) => format!("refused with another error: {}", r.message),

@@ -1,0 +1,282 @@
+//! The campaign as one self-contained HTML page (`campaign --html FILE`):
+//! its settings and seed, a chart of cases and verdicts by class, the
+//! class table of every target, and every failing case drawn as a packet
+//! picture with the command that replays it. No script, no network: the
+//! chart and the pictures are inline SVG.
+
+use crate::campaign::{Failure, Report, Tally};
+use crate::field_map::FieldMap;
+use crate::oracle::{panic_message, Outcome};
+use crate::report::{hex, outcome_text};
+use crate::target::{Inspection, Refusal, Target, Verdict};
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use plotters::prelude::*;
+use std::fmt::Write as _;
+
+/// How the campaign was run, for the page's header.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The budget as the command line gave it (`60 s`, `10000 cases per target`).
+    pub budget: String,
+    /// `workers` or `in process`.
+    pub isolation: String,
+    /// The command that reruns the campaign.
+    pub command: String,
+}
+
+/// The columns of a class row, as in the terminal table.
+const COLUMNS: [&str; 11] = [
+    "class",
+    "cases",
+    "as owed",
+    "other",
+    "accepted",
+    "panics",
+    "non-canon",
+    "over-mem",
+    "died",
+    "hung",
+    "cases/s",
+];
+
+fn row_cells(class: &str, tally: &Tally) -> [String; 11] {
+    [
+        class.to_string(),
+        tally.cases.to_string(),
+        tally.as_owed.to_string(),
+        tally.other_error.to_string(),
+        tally.accepted.to_string(),
+        tally.panics.to_string(),
+        tally.non_canonical.to_string(),
+        tally.over_allocated.to_string(),
+        (tally.aborted + tally.out_of_memory).to_string(),
+        tally.timed_out.to_string(),
+        format!("{:.0}", tally.rate()),
+    ]
+}
+
+/// The chart: one horizontal bar per target and class, its length the
+/// cases judged (log scale), green for as owed and red for the rest.
+fn chart(report: &Report) -> String {
+    let rows: Vec<(String, u64, u64)> = report
+        .rows
+        .iter()
+        .map(|(target, class, tally)| {
+            (
+                format!("{target} / {}", class.name()),
+                tally.as_owed,
+                tally.cases.saturating_sub(tally.as_owed),
+            )
+        })
+        .collect();
+    let height = 60 + 18 * rows.len().max(1) as u32;
+    let max = rows.iter().map(|r| r.1 + r.2).max().unwrap_or(1).max(10) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let built = ChartBuilder::on(&root)
+            .caption(
+                "cases by class: as owed (green), other verdicts (red)",
+                ("sans-serif", 16),
+            )
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(260)
+            .build_cartesian_2d((1.0..max * 1.5).log_scale(), 0..rows.len().max(1));
+        if let Ok(mut chart) = built {
+            let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+            let _ = chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .y_labels(rows.len().max(1))
+                .y_label_formatter(&|i| labels.get(*i).cloned().unwrap_or_default())
+                .x_desc("cases (log scale)")
+                .draw();
+            let bars = rows.iter().enumerate().flat_map(|(i, (_, owed, other))| {
+                let owed_end = (*owed as f64).max(1.0);
+                let mut bars = vec![Rectangle::new(
+                    [(1.0, i), (owed_end, i + 1)],
+                    GREEN.mix(0.6).filled(),
+                )];
+                if *other > 0 {
+                    bars.push(Rectangle::new(
+                        [(owed_end, i), ((owed + other) as f64, i + 1)],
+                        RED.filled(),
+                    ));
+                }
+                bars
+            });
+            let _ = chart.draw_series(bars);
+        }
+        let _ = root.present();
+    }
+    svg
+}
+
+fn failure_section(out: &mut String, failure: &Failure, picture: Option<String>) {
+    let _ = writeln!(
+        out,
+        "<section class=\"failure\"><h3>{} / {}: {}</h3>",
+        text(failure.target),
+        text(failure.class.name()),
+        text(&outcome_text(&failure.outcome))
+    );
+    let _ = writeln!(
+        out,
+        "<p>Lie: {}. Owed: {}.</p>",
+        text(&failure.lie),
+        text(&format!("{:?}", failure.owed))
+    );
+    match &failure.file {
+        Some(file) => {
+            let _ = writeln!(
+                out,
+                "<p>Replay: <code class=\"replay\">adversarial replay --target {} {}</code></p>",
+                text(failure.target),
+                text(&file.display().to_string())
+            );
+        }
+        None => {
+            let _ = writeln!(out, "<p>Not written to disk (no crash directory).</p>");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<details><summary>{} bytes</summary><pre>{}</pre></details>",
+        failure.bytes.len(),
+        text(&hex(&failure.bytes))
+    );
+    if let Some(picture) = picture {
+        let _ = writeln!(out, "<div class=\"picture\">{picture}</div>");
+    }
+    let _ = writeln!(out, "</section>");
+}
+
+/// The packet picture of a failing input, read again by its target in
+/// this process. A reader that panics is drawn with no field and the panic
+/// as its refusal; one that killed or hung its worker would do the same
+/// here, so it gets no picture.
+#[must_use]
+pub fn failure_picture(targets: &[Box<dyn Target>], failure: &Failure) -> Option<String> {
+    if matches!(
+        failure.outcome,
+        Outcome::Aborted(_) | Outcome::OutOfMemory(_) | Outcome::TimedOut(_)
+    ) {
+        return None;
+    }
+    let target = targets.iter().find(|t| t.name() == failure.target)?;
+    let inspected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        target.inspect(&failure.bytes)
+    }));
+    let inspection = inspected.unwrap_or_else(|panic| Inspection {
+        map: FieldMap::default(),
+        failed_in: None,
+        packet_type: None,
+        verdict: Verdict::Refused(Refusal {
+            cause: "panicked".to_string(),
+            at: None,
+            message: panic_message(&*panic),
+        }),
+        shown: None,
+    });
+    let title = format!("{} / {}", failure.target, failure.class.name());
+    Some(crate::picture::packet_svg(
+        &title,
+        &failure.bytes,
+        &inspection,
+    ))
+}
+
+/// The page. `picture` draws a failing input (the packet picture of
+/// [`crate::picture`]), or gives `None` when it cannot.
+#[must_use]
+pub fn campaign_html(
+    report: &Report,
+    settings: &Settings,
+    picture: impl Fn(&Failure) -> Option<String>,
+) -> String {
+    let total: u64 = report.rows.iter().map(|(_, _, t)| t.cases).sum();
+    let verdict = if report.passed() {
+        "every verdict as owed, no panic"
+    } else {
+        "FAILURES"
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>campaign: {}</title>\n<style>\
+         body{{font-family:sans-serif;margin:2em;max-width:1100px}}\
+         table{{border-collapse:collapse;margin-bottom:1.5em}}\
+         td,th{{border:1px solid #bbb;padding:2px 8px;text-align:right}}\
+         td:first-child,th:first-child{{text-align:left}}\
+         tr.failing{{background:#ffebee}}\
+         .passed{{color:#2e7d32}}.failed{{color:#c62828}}\
+         section.failure{{border-left:4px solid #c62828;padding-left:1em;margin:1em 0}}\
+         </style></head><body>",
+        text(verdict)
+    );
+    let _ = writeln!(
+        out,
+        "<h1>Campaign: <span class=\"{}\" id=\"verdict\">{}</span></h1>",
+        if report.passed() { "passed" } else { "failed" },
+        text(verdict)
+    );
+    let _ = writeln!(
+        out,
+        "<table id=\"settings\"><tr><th>seed</th><td>{}</td></tr>\
+         <tr><th>budget</th><td>{}</td></tr><tr><th>isolation</th><td>{}</td></tr>\
+         <tr><th>cases</th><td>{total}</td></tr><tr><th>samples</th><td>{}</td></tr>\
+         <tr><th>seconds</th><td>{:.1}</td></tr>\
+         <tr><th>rerun</th><td><code>{}</code></td></tr></table>",
+        report.seed,
+        text(&settings.budget),
+        text(&settings.isolation),
+        report.samples,
+        report.elapsed.as_secs_f64(),
+        text(&settings.command)
+    );
+    let _ = writeln!(out, "<div id=\"chart\">{}</div>", chart(report));
+    let mut current = "";
+    for (target, class, tally) in &report.rows {
+        if *target != current {
+            if !current.is_empty() {
+                let _ = writeln!(out, "</table>");
+            }
+            current = target;
+            let _ = writeln!(
+                out,
+                "<h2>{}</h2>\n<table class=\"classes\" data-target=\"{}\"><tr>{}</tr>",
+                text(*target),
+                attr(*target),
+                COLUMNS
+                    .iter()
+                    .map(|c| format!("<th>{c}</th>"))
+                    .collect::<String>()
+            );
+        }
+        let cells: String = row_cells(class.name(), tally)
+            .iter()
+            .map(|c| format!("<td>{}</td>", text(c)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\">{cells}</tr>",
+            if tally.clean() { "clean" } else { "failing" }
+        );
+    }
+    if !current.is_empty() {
+        let _ = writeln!(out, "</table>");
+    }
+    let _ = writeln!(
+        out,
+        "<h2>Failing cases</h2>\n<p id=\"failure-count\">{}</p>",
+        report.failures.len()
+    );
+    for failure in &report.failures {
+        failure_section(&mut out, failure, picture(failure));
+    }
+    let _ = writeln!(out, "</body></html>");
+    out
+}

@@ -1,0 +1,102 @@
+//! The campaign page (`campaign --html`), checked structurally with an HTML
+//! parser, so that `cargo test` needs no browser: self-contained, one
+//! table row per row of the JSON report, the chart, the settings and
+//! seed, and every failing case with its picture and replay command.
+
+use adversarial::campaign::{run, Budget, Config, Report};
+use adversarial::fixtures::BrokenSceneD;
+use adversarial::mutate::Class;
+use adversarial::page::{campaign_html, failure_picture, Settings};
+use adversarial::report::campaign_json;
+use adversarial::target::Target;
+use adversarial::targets;
+use scraper::{Html, Selector};
+
+fn select(page: &Html, css: &str) -> usize {
+    page.select(&Selector::parse(css).unwrap()).count()
+}
+
+fn campaign() -> (Report, Vec<Box<dyn Target>>) {
+    let mut all = targets::all();
+    all.retain(|t| t.name() == "packets");
+    all.push(Box::new(BrokenSceneD));
+    let config = Config {
+        targets: all,
+        classes: vec![
+            Class::OutOfRangeSentinel,
+            Class::OutOfRangeValue,
+            Class::BadCrc,
+        ],
+        seed: 5,
+        budget: Budget::Cases(2000),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+    };
+    let report = run(&config);
+    (report, config.targets)
+}
+
+#[test]
+fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
+    // The broken reader's panics are caught on purpose; keep them quiet.
+    std::panic::set_hook(Box::new(|info| {
+        if !info.to_string().contains("index out of bounds") {
+            eprintln!("{info}");
+        }
+    }));
+    let (report, targets) = campaign();
+    assert!(!report.passed(), "the broken reader fails");
+    let settings = Settings {
+        budget: "2000 cases per target".into(),
+        isolation: "in process".into(),
+        command: "adversarial campaign --cases 2000 --seed 5".into(),
+    };
+    let html = campaign_html(&report, &settings, |failure| {
+        failure_picture(&targets, failure)
+    });
+    let page = Html::parse_document(&html);
+    assert!(page.errors.is_empty(), "{:?}", page.errors);
+    // Self-contained: no script, nothing fetched.
+    assert_eq!(select(&page, "script"), 0);
+    assert_eq!(select(&page, "[src]"), 0);
+    assert_eq!(select(&page, "link"), 0);
+    // One table row per JSON row, and one table per target.
+    let json = campaign_json(&report);
+    let json_rows = json["rows"].as_array().unwrap().len();
+    assert_eq!(
+        select(&page, "table.classes tr.clean, table.classes tr.failing"),
+        json_rows
+    );
+    assert_eq!(select(&page, "table.classes"), 2);
+    assert_eq!(
+        select(&page, "table.classes tr.failing"),
+        report.rows.iter().filter(|r| !r.2.clean()).count()
+    );
+    // The settings and the seed, the verdict, the chart.
+    let settings_text: String = page
+        .select(&Selector::parse("#settings").unwrap())
+        .flat_map(|t| t.text())
+        .collect();
+    assert!(settings_text.contains("seed5"), "{settings_text}");
+    assert!(settings_text.contains("2000 cases per target"));
+    let verdict: String = page
+        .select(&Selector::parse("#verdict").unwrap())
+        .flat_map(|v| v.text())
+        .collect();
+    assert_eq!(verdict, "FAILURES");
+    assert_eq!(select(&page, "#chart svg"), 1);
+    // Every failing case with its picture (the broken reader panics: no
+    // field, the panic written beneath).
+    assert!(!report.failures.is_empty());
+    assert_eq!(select(&page, "section.failure"), report.failures.len());
+    assert_eq!(
+        select(&page, "section.failure .picture svg"),
+        report.failures.len()
+    );
+    assert_eq!(
+        select(&page, "section.failure .picture svg text.refusal"),
+        report.failures.len()
+    );
+}
