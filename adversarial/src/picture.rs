@@ -187,13 +187,12 @@ pub fn packet_svg(title: &str, bytes: &[u8], inspection: &Inspection) -> String 
             );
         }
     }
-    // The field the reader was in when it refused: the last one that
-    // starts at or before the refusal's offset.
+    // The field the reader refused: the one holding the refusal's bit. A
+    // read that ran past the end left no field; the bar and the error
+    // (which names the field) say where.
     let refused_field = refused.as_ref().and_then(|(at, _)| {
         let at = at.unwrap_or(0);
-        fields
-            .iter()
-            .rposition(|f| f.offset <= at && (at < f.end() || inspection.failed_in == Some(f.name)))
+        fields.iter().rposition(|f| f.offset <= at && at < f.end())
     });
     for (i, field) in fields.iter().enumerate() {
         document = document.add(field_group(field, refused_field == Some(i), &error));
