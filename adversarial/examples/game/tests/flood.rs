@@ -168,3 +168,49 @@ fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
         }
     }
 }
+
+/// `flood` on the command line: 0 against the real server, 1 against one
+/// that accepts lies, 2 for an endpoint off loopback.
+#[test]
+fn the_flood_command_exits_0_1_or_2() {
+    let flood_command = |endpoint: SocketAddr, control: SocketAddr| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_attack"))
+            .args([
+                "flood",
+                "--target",
+                "game",
+                "--seconds",
+                "0.5",
+                "--clients",
+                "1",
+            ])
+            .args(["--endpoint", &endpoint.to_string()])
+            .args(["--control", &control.to_string()])
+            .output()
+            .unwrap()
+    };
+    let mut server = Server::bind(0, 0).unwrap();
+    let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
+    let until = Instant::now() + Duration::from_secs(3);
+    let serving = std::thread::spawn(move || {
+        server.serve_until(until).unwrap();
+    });
+    let output = flood_command(endpoint, control);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    serving.join().unwrap();
+
+    let (endpoint, control, serving) =
+        lying_server("accepted", Instant::now() + Duration::from_secs(3));
+    let output = flood_command(endpoint, control);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("WRONG"));
+    serving.join().unwrap();
+
+    let off_loopback: SocketAddr = "10.0.0.1:4000".parse().unwrap();
+    assert_eq!(flood_command(off_loopback, control).status.code(), Some(2));
+}
