@@ -10,6 +10,8 @@
 //! Without valgrind on the PATH it says so and measures nothing (install:
 //! `apt-get install valgrind`).
 
+#[path = "common/cachegrind.rs"]
+mod cachegrind;
 #[path = "common/derive_workloads.rs"]
 mod derive_workloads;
 #[path = "../tests/reference/hand_written.rs"]
@@ -17,7 +19,6 @@ mod hand_written;
 
 use derive_workloads::{Direction, Who, Workload, BATCH, GROUPS};
 use std::hint::black_box;
-use std::process::Command;
 
 /// Batches in the measured run.
 const ITERATIONS: u64 = 200;
@@ -43,25 +44,13 @@ fn run(group: &str, direction: &str, who: &str, batches: u64) {
 
 /// Instructions valgrind counted in a child running `batches` batches.
 fn instructions(group: &str, direction: Direction, who: Who, batches: u64) -> u64 {
-    let exe = std::env::current_exe().expect("this binary's path");
-    let output = Command::new("valgrind")
-        .args(["--tool=cachegrind", "--cache-sim=no"])
-        .arg("--cachegrind-out-file=/dev/null")
-        .arg(exe)
-        .args([RUN, group, direction.name(), who.name()])
-        .arg(batches.to_string())
-        .output()
-        .expect("valgrind runs");
-    let report = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "valgrind failed:\n{report}");
-    // The summary line reads `==pid== I   refs:      12,345,678`.
-    report
-        .lines()
-        .find_map(|line| {
-            let (_, count) = line.split_once("I   refs:")?;
-            count.trim().replace(',', "").parse().ok()
-        })
-        .unwrap_or_else(|| panic!("no instruction count in:\n{report}"))
+    cachegrind::instructions(&[
+        RUN.to_string(),
+        group.to_string(),
+        direction.name().to_string(),
+        who.name().to_string(),
+        batches.to_string(),
+    ])
 }
 
 fn main() {
@@ -72,7 +61,7 @@ fn main() {
             return;
         }
     }
-    if Command::new("valgrind").arg("--version").output().is_err() {
+    if !cachegrind::available() {
         println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
         return;
     }

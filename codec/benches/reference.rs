@@ -12,7 +12,12 @@
 //!
 //! `cargo bench -p codec --bench reference`; the closing table is what
 //! docs/BENCHMARKS.md records, beside the C++ figures of issue 11.
+//! `cargo bench -p codec --bench reference -- --instructions` counts the
+//! instructions of each workload under cachegrind instead (one bitpacker
+//! pass, one packet), figures that repeat to the digit.
 
+#[path = "common/cachegrind.rs"]
+mod cachegrind;
 #[path = "../../adversarial/benches/common/criterion_results.rs"]
 #[allow(dead_code)] // its short defaults serve the other benchmarks
 mod criterion_results;
@@ -137,6 +142,97 @@ impl Serialize for BenchPacket {
     }
 }
 
+/// `PACKETS` packets written, each varied first; returns the bytes written.
+fn write_packets(packet: &mut BenchPacket, rng: &mut u64, out: &mut [u8]) -> usize {
+    let mut total = 0;
+    for _ in 0..PACKETS {
+        *rng = packet.vary(*rng);
+        let mut stream = WriteStream::new(out);
+        packet.serialize(&mut stream).unwrap();
+        total += stream.finish();
+        black_box(&out);
+    }
+    total
+}
+
+/// `PACKETS` packets read, cycling through `encodings`.
+fn read_packets(encodings: &[Vec<u8>]) -> i64 {
+    let mut total = 0i64;
+    for i in 0..PACKETS as usize {
+        let bytes = &encodings[i % VARIANTS];
+        let mut read = BenchPacket::default();
+        read.serialize(&mut ReadStream::new(black_box(bytes)))
+            .unwrap();
+        total += i64::from(black_box(&read).b);
+    }
+    total
+}
+
+/// The 64 encodings the read workload cycles through.
+fn encodings(packet: &mut BenchPacket, rng: &mut u64) -> Vec<Vec<u8>> {
+    (0..VARIANTS)
+        .map(|_| {
+            *rng = packet.vary(*rng);
+            codec::to_vec(packet).unwrap()
+        })
+        .collect()
+}
+
+/// The flag that makes this binary run a workload instead of measuring.
+const RUN: &str = "--run-workload";
+
+/// Runs `rounds` rounds of one workload (the child under cachegrind).
+fn run(workload: &str, rounds: u64) {
+    let values = values();
+    let mut buf = vec![0u8; BUFFER];
+    write_bitpacker(&mut buf, &values);
+    let mut packet = BenchPacket::new();
+    let mut rng = 1u64;
+    let encodings = encodings(&mut packet, &mut rng);
+    let mut out = [0u8; 256];
+    for _ in 0..rounds {
+        match workload {
+            "bitpacker-write" => {
+                black_box(write_bitpacker(black_box(&mut buf), &values));
+            }
+            "bitpacker-read" => {
+                black_box(read_bitpacker(black_box(&buf)));
+            }
+            "stream-write" => {
+                black_box(write_packets(&mut packet, &mut rng, &mut out));
+            }
+            "stream-read" => {
+                black_box(read_packets(black_box(&encodings)));
+            }
+            other => panic!("no workload {other}"),
+        }
+    }
+}
+
+/// Instructions per bitpacker pass and per packet, from a run of 20
+/// rounds less a run of none.
+fn print_instructions() {
+    if !cachegrind::available() {
+        println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
+        return;
+    }
+    const ROUNDS: u64 = 20;
+    println!("\n| workload | instructions | per |");
+    println!("|---|---|---|");
+    for (workload, per, units) in [
+        ("bitpacker-write", "64 KiB pass", 1),
+        ("bitpacker-read", "64 KiB pass", 1),
+        ("stream-write", "packet", PACKETS),
+        ("stream-read", "packet", PACKETS),
+    ] {
+        let count = |rounds: u64| {
+            cachegrind::instructions(&[RUN.to_string(), workload.to_string(), rounds.to_string()])
+        };
+        let per_unit = count(ROUNDS).saturating_sub(count(0)) as f64 / (ROUNDS * units) as f64;
+        println!("| {workload} | {per_unit:.0} | {per} |");
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let values = values();
     let mut buf = vec![0u8; BUFFER];
@@ -153,42 +249,15 @@ fn bench(c: &mut Criterion) {
 
     let mut packet = BenchPacket::new();
     let mut rng = 1u64;
-    let encodings: Vec<Vec<u8>> = (0..VARIANTS)
-        .map(|_| {
-            rng = packet.vary(rng);
-            codec::to_vec(&mut packet).unwrap()
-        })
-        .collect();
+    let encodings = encodings(&mut packet, &mut rng);
     assert_eq!(encodings[0].len(), 49, "the reference's packet is 49 bytes");
     let mut group = c.benchmark_group("stream");
     group.throughput(Throughput::Elements(PACKETS));
     let mut out = [0u8; 256];
     group.bench_function("write", |b| {
-        b.iter(|| {
-            let mut total = 0;
-            for _ in 0..PACKETS {
-                rng = packet.vary(rng);
-                let mut stream = WriteStream::new(&mut out);
-                packet.serialize(&mut stream).unwrap();
-                total += stream.finish();
-                black_box(&out);
-            }
-            total
-        })
+        b.iter(|| write_packets(&mut packet, &mut rng, &mut out))
     });
-    group.bench_function("read", |b| {
-        b.iter(|| {
-            let mut total = 0i64;
-            for i in 0..PACKETS as usize {
-                let bytes = &encodings[i % VARIANTS];
-                let mut read = BenchPacket::default();
-                read.serialize(&mut ReadStream::new(black_box(bytes)))
-                    .unwrap();
-                total += i64::from(black_box(&read).b);
-            }
-            total
-        })
-    });
+    group.bench_function("read", |b| b.iter(|| read_packets(&encodings)));
     group.finish();
     assert_eq!(
         codec::from_slice::<BenchPacket>(&encodings[3]).unwrap(),
@@ -232,6 +301,17 @@ fn print_table(results: &Results, bitpacker_bytes: f64) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, workload, rounds] = args.as_slice() {
+        if flag == RUN {
+            run(workload, rounds.parse().expect("a count"));
+            return;
+        }
+    }
+    if args.iter().any(|a| a == "--instructions") {
+        print_instructions();
+        return;
+    }
     let (mut c, results) = criterion_results::criterion_timed(
         std::time::Duration::from_secs(1),
         std::time::Duration::from_secs(3),
