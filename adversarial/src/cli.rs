@@ -529,7 +529,11 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             std::fs::write(path, picture).map_err(|e| format!("{}: {e}", path.display()))?;
         }
         if args.json || args.jsonl {
-            let mut json = report::inspection_json(target.name(), &inspection);
+            let mut json = if table {
+                report::inspection_json(target.name(), &inspection)
+            } else {
+                report::decoded_json(target.name(), &inspection, target.decode_value(&bytes))
+            };
             json["file"] = file.display().to_string().into();
             let text = if args.jsonl {
                 serde_json::to_string(&json)
@@ -543,6 +547,8 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             }
             if table {
                 print!("{}", report::fields_table(&inspection.map));
+            } else if let Some(value) = target.decode_value(&bytes) {
+                print!("{}", crate::value::text(&value));
             } else if let Some(shown) = &inspection.shown {
                 println!("{shown}");
             }

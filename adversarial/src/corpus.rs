@@ -45,10 +45,14 @@ pub fn is_golden(path: &Path) -> bool {
 }
 
 /// What `decode --json` says of `bytes` read by `target`, without the
-/// file's name: the value's fields, or the refusal.
+/// file's name: the decoded value, or the refusal.
 #[must_use]
 pub fn golden_document(target: &dyn Target, bytes: &[u8]) -> serde_json::Value {
-    report::inspection_json(target.name(), &target.inspect(bytes))
+    report::decoded_json(
+        target.name(),
+        &target.inspect(bytes),
+        target.decode_value(bytes),
+    )
 }
 
 /// Writes the golden file of every corpus file under `dir` (into
@@ -78,24 +82,49 @@ pub fn write_golden(dir: &Path, targets: &[&dyn Target]) -> io::Result<usize> {
     Ok(written)
 }
 
-/// A golden document as text: one key a line, and one line per field, so
-/// that a change shows as the lines of the fields it touches.
+/// A golden document as text: one key a line, arrays of plain values and
+/// leaves (`{"value", "wire"}`) on one line, so that a change shows as the lines of the fields it touches.
 #[must_use]
 pub fn golden_text(document: &serde_json::Value) -> String {
-    let Some(object) = document.as_object() else {
-        return format!("{document}\n");
-    };
-    let lines: Vec<String> = object
-        .iter()
-        .map(|(key, value)| match value.as_array() {
-            Some(items) if !items.is_empty() => {
-                let items: Vec<String> = items.iter().map(|item| format!("    {item}")).collect();
-                format!("  \"{key}\": [\n{}\n  ]", items.join(",\n"))
+    let mut out = String::new();
+    write_golden_value(&mut out, document, 0);
+    out.push('\n');
+    out
+}
+
+fn write_golden_value(out: &mut String, value: &serde_json::Value, depth: usize) {
+    use serde_json::Value;
+    let inner = "  ".repeat(depth + 1);
+    let plain = |v: &Value| !v.is_object() && !v.is_array();
+    match value {
+        // A leaf's shape ({"value", "wire"}) on one line.
+        Value::Object(object) if depth > 0 && object.values().all(plain) => {
+            out.push_str(&value.to_string());
+        }
+        Value::Object(object) if !object.is_empty() => {
+            out.push_str("{\n");
+            for (i, (key, item)) in object.iter().enumerate() {
+                out.push_str(&format!("{inner}{}: ", Value::String(key.clone())));
+                write_golden_value(out, item, depth + 1);
+                out.push_str(if i + 1 < object.len() { ",\n" } else { "\n" });
             }
-            _ => format!("  \"{key}\": {value}"),
-        })
-        .collect();
-    format!("{{\n{}\n}}\n", lines.join(",\n"))
+            out.push_str(&format!("{}}}", "  ".repeat(depth)));
+        }
+        Value::Array(items)
+            if !items
+                .iter()
+                .all(|i| plain(i) || i.as_object().is_some_and(|o| o.values().all(plain))) =>
+        {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&inner);
+                write_golden_value(out, item, depth + 1);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&format!("{}]", "  ".repeat(depth)));
+        }
+        other => out.push_str(&other.to_string()),
+    }
 }
 
 /// Golden files under `root` whose corpus file does not exist.

@@ -26,7 +26,9 @@
 //! ```
 
 use crate::field_map::{FieldMap, RecordingStream};
+use crate::rebuild;
 use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
+use crate::value::ValueRecorder;
 use arbitrary::{Arbitrary, Unstructured};
 use codec::packet::{self, Packet};
 use codec::stream::expect_end;
@@ -229,10 +231,46 @@ where
             .map
             .with_role(Role::PacketType)
             .next()
-            .map(|f| f.value.to_string())
-            .or_else(|| (P::PACKET_TYPES == 1).then(|| "0".to_string()));
+            .map(|f| f.value)
+            .or_else(|| (P::PACKET_TYPES == 1).then_some(0))
+            .map(|wire| type_name::<P>(wire as u32));
         inspection
     }
+
+    fn decode_value(&self, bytes: &[u8]) -> Option<serde_json::Value> {
+        packet::check_framing::<P>(bytes).ok()?;
+        let mut stream = ValueRecorder::new(ReadStream::new(bytes));
+        let read = packet::read_fields::<P, _>(&mut stream);
+        let ended = read.is_ok() && expect_end(&mut stream).is_ok();
+        let (_, mut value) = stream.finish();
+        let wire = value.get("type").and_then(serde_json::Value::as_u64);
+        if let Some(wire) = wire.and_then(|w| u32::try_from(w).ok()) {
+            value["type"] = serde_json::json!({ "name": type_name::<P>(wire), "wire": wire });
+        }
+        ended.then_some(value)
+    }
+
+    fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        Some(
+            rebuild::value(value, |s| packet::read_fields::<P, _>(s))
+                .and_then(|mut p| packet::encode_to_vec(&mut p).map_err(|e| e.to_string())),
+        )
+    }
+}
+
+/// A packet type's name, or its number when the protocol names none.
+fn type_name<P: Packet>(wire: u32) -> String {
+    P::type_name(wire).map_or_else(|| wire.to_string(), str::to_owned)
+}
+
+/// Reads a whole message from `bytes` through a value recorder: the value
+/// as JSON when the read succeeds.
+fn message_value<T: Serialize + Default>(bytes: &[u8]) -> Option<serde_json::Value> {
+    let mut stream = ValueRecorder::new(ReadStream::new(bytes));
+    let read = serialize_message(&mut T::default(), &mut stream);
+    let ended = read.is_ok() && expect_end(&mut stream).is_ok();
+    let (_, value) = stream.finish();
+    ended.then_some(value)
 }
 
 /// The target [`message`] and [`save`] return.
@@ -316,6 +354,21 @@ where
             },
             Err(error) => Verdict::Refused(error.into()),
         }
+    }
+
+    fn decode_value(&self, bytes: &[u8]) -> Option<serde_json::Value> {
+        message_value::<T>(bytes)
+    }
+
+    fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        Some(
+            rebuild::value(value, |s| {
+                let mut rebuilt = T::default();
+                serialize_message(&mut rebuilt, s)?;
+                Ok(rebuilt)
+            })
+            .and_then(|mut v| codec::to_vec(&mut v).map_err(|e| e.to_string())),
+        )
     }
 
     fn inspect(&self, bytes: &[u8]) -> Inspection {

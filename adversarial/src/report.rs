@@ -154,7 +154,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// A float as JSON: the number (null when not finite) and its bit pattern.
 fn float_json(value: f64, bits: String) -> Value {
-    json!({ "value": if value.is_finite() { json!(value) } else { Value::Null }, "bits": bits })
+    json!({ "value": if value.is_finite() { json!(value) } else { Value::Null }, "ieee754": bits })
 }
 
 /// One field as JSON, its value spelled by kind.
@@ -272,6 +272,29 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
         "fields": fields_json(&inspection.map),
         "error": error,
         "reencodes": canonical,
+    })
+}
+
+/// A `decode --json` document: the verdict and, when accepted, the value
+/// named as its types declare it ([`crate::value`]); when refused, the
+/// refusal in the shape of [`refusal_json`].
+#[must_use]
+pub fn decoded_json(target: &str, inspection: &Inspection, value: Option<Value>) -> Value {
+    let (verdict, error, canonical) = match &inspection.verdict {
+        Verdict::Accepted { reencoded } => ("accepted", Value::Null, json!(reencoded.is_ok())),
+        Verdict::Refused(r) => (
+            "refused",
+            refusal_json(r, inspection.failed_in),
+            Value::Null,
+        ),
+    };
+    json!({
+        "target": target,
+        "verdict": verdict,
+        "packet_type": inspection.packet_type,
+        "value": value,
+        "reencodes": canonical,
+        "error": error,
     })
 }
 

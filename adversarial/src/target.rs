@@ -135,6 +135,20 @@ pub trait Target: Send + Sync {
         let _ = self.decode(bytes);
     }
 
+    /// The decoded value as JSON, named as its types declare it
+    /// ([`crate::value`]), when the reader accepts `bytes`. `None` for a
+    /// refusal, and from targets that cannot show their values.
+    fn decode_value(&self, _bytes: &[u8]) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// Encodes the value a [`Target::decode_value`] document describes
+    /// ([`crate::rebuild`]): the same bytes, when the document is the whole
+    /// value. `None` from targets that cannot.
+    fn encode_value(&self, _value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        None
+    }
+
     /// Decodes `bytes` while mapping the fields read. Targets that cannot
     /// map fields return an empty map.
     fn inspect(&self, bytes: &[u8]) -> Inspection {

@@ -3,13 +3,14 @@
 use crate::generate;
 use crate::protocol::{self, inspect_with, record};
 use crate::target::{Framing, Inspection, Sample, Target, Verdict};
+use crate::value::ValueRecorder;
 use arbitrary::Unstructured;
 use codec::program::Program;
 use codec::protocols::packets::TestPacket;
 use codec::protocols::scenes::{SceneE, ScenePacket};
 use codec::protocols::score_save::{ScoreState, LATEST_VERSION};
 use codec::stream::expect_end;
-use codec::{DecodeError, ReadStream, Serialize, Stream};
+use codec::{ReadStream, Serialize, Stream};
 
 /// Every target of this crate, in the order tables list them.
 #[must_use]
@@ -63,7 +64,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Target>> {
 pub struct StreamTarget;
 
 impl StreamTarget {
-    fn read(stream: &mut impl Stream<Error = DecodeError>) -> Result<Program, DecodeError> {
+    fn read<S: Stream>(stream: &mut S) -> Result<Program, S::Error> {
         let mut program = generate::stream_message_layout();
         program.serialize(stream)?;
         stream.field_name("padding");
@@ -123,6 +124,18 @@ impl Target for StreamTarget {
             },
             Err(error) => Verdict::Refused(error.into()),
         }
+    }
+
+    fn decode_value(&self, bytes: &[u8]) -> Option<serde_json::Value> {
+        let mut stream = ValueRecorder::new(ReadStream::new(bytes));
+        let read = Self::read(&mut stream);
+        let ended = read.is_ok() && expect_end(&mut stream).is_ok();
+        let (_, value) = stream.finish();
+        ended.then_some(value)
+    }
+
+    fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        Some(crate::rebuild::value(value, |s| Self::read(s)).and_then(|mut p| Self::write(&mut p)))
     }
 
     fn inspect(&self, bytes: &[u8]) -> Inspection {

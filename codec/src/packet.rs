@@ -22,6 +22,10 @@ use crate::{bits_required, MeasureStream};
 /// The label of the check that ends every packet.
 pub const END_OF_PACKET: &str = "end of packet";
 
+/// The part of a packet's value its payload is, for streams that show the
+/// value's shape (between the type field and the end check).
+pub const PAYLOAD: &str = "payload";
+
 /// Bits of the CRC field at the start of every packet.
 const CRC_BITS: u32 = 32;
 
@@ -71,6 +75,12 @@ pub trait Packet: Sized {
     /// a type outside `0..PACKET_TYPES`.
     fn empty(packet_type: u32) -> Option<Self>;
 
+    /// The name of `packet_type`, for people and reports: the variant's
+    /// name for a derived protocol. `None` when the protocol names none.
+    fn type_name(_packet_type: u32) -> Option<&'static str> {
+        None
+    }
+
     /// The payload, between the type field and the end check.
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;
 }
@@ -105,7 +115,10 @@ pub fn serialize_packet<P: Packet, S: Stream>(
     stream.serialize_bits(&mut 0, CRC_BITS)?;
     let mut packet_type = packet.packet_type();
     serialize_type::<P, S>(stream, &mut packet_type)?;
+    stream.enter(PAYLOAD);
+    stream.field_name(PAYLOAD);
     packet.serialize_payload(stream)?;
+    stream.leave();
     stream.field_name(END_OF_PACKET);
     stream.serialize_check(END_OF_PACKET)
 }
@@ -127,7 +140,10 @@ pub fn read_fields<P: Packet, S: Stream>(stream: &mut S) -> Result<P, S::Error> 
             found: packet_type,
         }));
     };
+    stream.enter(PAYLOAD);
+    stream.field_name(PAYLOAD);
     packet.serialize_payload(stream)?;
+    stream.leave();
     stream.field_name(END_OF_PACKET);
     stream.serialize_check(END_OF_PACKET)?;
     Ok(packet)

@@ -53,9 +53,12 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let mut empty_arms = TokenStream::new();
     let mut payload_arms = TokenStream::new();
     let mut generate_arms = TokenStream::new();
+    let mut name_arms = TokenStream::new();
     for (index, variant) in data.variants.iter().enumerate() {
         let tag = u32::try_from(index).unwrap_or(u32::MAX);
         let ident = &variant.ident;
+        let name = ident.to_string();
+        name_arms.extend(quote!(#tag => ::core::option::Option::Some(#name),));
         match &variant.fields {
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
                 type_arms.extend(quote!(Self::#ident(..) => #tag,));
@@ -111,6 +114,13 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
             fn empty(packet_type: u32) -> ::core::option::Option<Self> {
                 match packet_type {
                     #empty_arms
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            fn type_name(packet_type: u32) -> ::core::option::Option<&'static str> {
+                match packet_type {
+                    #name_arms
                     _ => ::core::option::Option::None,
                 }
             }

@@ -58,6 +58,13 @@ fn name_of(field: &syn::Field, index: usize, attrs: &FieldAttrs) -> String {
     if let Some(name) = &attrs.name {
         return name.value();
     }
+    part_of(field, index)
+}
+
+/// The name of the part of the value a field is (`Stream::enter`): its
+/// identifier, or its position in a tuple. Unlike [`name_of`], never
+/// renamed, so two fields of one struct never share it.
+fn part_of(field: &syn::Field, index: usize) -> String {
     match &field.ident {
         Some(ident) => ident.to_string().trim_start_matches("r#").to_owned(),
         None => index.to_string(),
@@ -140,7 +147,11 @@ fn field(
     let core = if attrs.version {
         let latest = versions.map(|v| &v.latest);
         body.generated.push(quote!(#latest));
-        quote!(if #reading { #assign = __save.version(); })
+        let part = part_of(field, index);
+        quote!(if #reading {
+            #assign = __save.version();
+            __save.stream().assigned(#part, &mut #assign);
+        })
     } else if attrs.skip {
         body.generated
             .push(quote!(::core::default::Default::default()));
@@ -162,11 +173,15 @@ fn field(
         body.checks.extend(code.checks);
         let expr = code.expr;
         let stream = stream(versions);
+        let part = part_of(field, index);
         let mut core = quote! {{
             let __s = #stream;
+            __s.enter(#part);
             __s.field_name(#name);
             #expr?;
+            __s.leave();
         }};
+        let assigned = assigned(field, &attrs, (&name, &part), params, &stream, assign)?;
         if let Some(when) = &attrs.when {
             let otherwise = attrs.otherwise.as_ref().map_or_else(
                 || quote!(::core::default::Default::default()),
@@ -181,7 +196,7 @@ fn field(
                 if !(#when_there) { #assign_there = #otherwise_there; }
             });
             core = quote! {
-                if #when #core else if #reading { #assign = #otherwise; }
+                if #when #core else if #reading { #assign = #otherwise; #assigned }
             };
         }
         if let Some(versions) = versions {
@@ -208,13 +223,61 @@ fn field(
                 });
             }
             core = quote! {
-                if __save.has(#added, #removed) #core else if #reading { #assign = #default; }
+                if __save.has(#added, #removed) #core else if #reading { #assign = #default; #assigned }
             };
         }
         core
     };
     body.stmts.extend(quote!(#before #core #after));
     Ok(())
+}
+
+/// What a reader sets without reading (an `otherwise` or a version's
+/// default), handed to the stream's `assigned` hook so that streams showing
+/// the value mark it as such. A field travels through its declaration,
+/// which may not be a `Serialize` of its own (a ranged `i32`), so a local
+/// type gives it one; a field whose type names the container's generic
+/// parameters, or whose attributes name `Self`, cannot be given one inside
+/// the function and is not shown.
+fn assigned(
+    field: &syn::Field,
+    attrs: &FieldAttrs,
+    (name, part): (&str, &str),
+    params: &[Ident],
+    stream: &TokenStream,
+    assign: &TokenStream,
+) -> Result<TokenStream> {
+    let names_self = field
+        .attrs
+        .iter()
+        .any(|a| a.to_token_stream().into_iter().any(|t| names_self(&t)));
+    if mentions(&field.ty, params) || names_self {
+        return Ok(TokenStream::new());
+    }
+    let ty = &field.ty;
+    let code = Builder::new(attrs, name.to_owned(), params).build(ty, quote!(&mut *self.0))?;
+    let expr = code.expr;
+    Ok(quote! {{
+        struct __Assigned<'__a>(&'__a mut #ty);
+        impl ::codec::Serialize for __Assigned<'_> {
+            fn serialize<__S2: ::codec::Stream>(
+                &mut self,
+                __s: &mut __S2,
+            ) -> ::core::result::Result<(), <__S2 as ::codec::Stream>::Error> {
+                #expr
+            }
+        }
+        (#stream).assigned(#part, &mut __Assigned(&mut #assign));
+    }})
+}
+
+/// Whether `token` is or holds the identifier `Self`.
+fn names_self(token: &TokenTree) -> bool {
+    match token {
+        TokenTree::Ident(ident) => ident == "Self",
+        TokenTree::Group(group) => group.stream().into_iter().any(|t| names_self(&t)),
+        _ => false,
+    }
 }
 
 /// `tokens` with `self` renamed `__this`: a `when` condition written for
@@ -440,7 +503,12 @@ fn enum_body(
             }
         });
         let stmts = variant_body.stmts;
-        arms.extend(quote!(#pattern => { #stmts }));
+        let variant_name = ident.to_string();
+        arms.extend(quote!(#pattern => {
+            __stream.enter(#variant_name);
+            #stmts
+            __stream.leave();
+        }));
     }
     body.stmts = quote! {
         let mut __tag: u32 = match self { #tags };

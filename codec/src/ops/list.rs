@@ -48,14 +48,22 @@ pub fn serialize_list<S: Stream + ?Sized, T: Default>(
 ) -> Result<(), S::Error> {
     let count = serialize_count(stream, items.len(), max)?;
     stream.field_name(name);
+    // Each element is a part of the value named `name`, for the streams
+    // that show its shape.
+    let mut one = |stream: &mut S, item: &mut T| {
+        stream.enter(name);
+        element(stream, item)?;
+        stream.leave();
+        Ok(())
+    };
     if S::IS_WRITING {
-        return items.iter_mut().try_for_each(|item| element(stream, item));
+        return items.iter_mut().try_for_each(|item| one(stream, item));
     }
     let small = (max as usize).saturating_mul(size_of::<T>()) <= RESERVE_BYTES;
     let mut read = Vec::with_capacity(if count > 0 && small { max as usize } else { 0 });
     for _ in 0..count {
         let mut item = T::default();
-        element(stream, &mut item)?;
+        one(stream, &mut item)?;
         read.push(item);
     }
     *items = read;

@@ -77,6 +77,27 @@ pub trait Stream {
     #[inline]
     fn field_role(&mut self, _role: Role) {}
 
+    /// Opens a named part of the value (a struct's field, a list's element,
+    /// a subset's slot, a packet's payload) until the matching
+    /// [`Stream::leave`], and names the fields that follow `name`. Streams
+    /// that rebuild the value's shape (the harness's `decode --json`) nest
+    /// what follows under it; the codec's own streams ignore it, at no cost.
+    /// A refusal may leave a part open: the value is then abandoned.
+    #[inline]
+    fn enter(&mut self, _name: &'static str) {}
+
+    /// Closes the part the last [`Stream::enter`] opened.
+    #[inline]
+    fn leave(&mut self) {}
+
+    /// Tells a reading stream that `value`, a part of the value named
+    /// `name`, was set by the reader without being read (a field absent
+    /// from this version, a velocity not sent for an object at rest, an
+    /// index given by position). Streams that show the value mark it as
+    /// assigned; the codec's own streams ignore it.
+    #[inline]
+    fn assigned<T: Serialize>(&mut self, _name: &'static str, _value: &mut T) {}
+
     /// One bit.
     #[inline(always)]
     fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Self::Error> {

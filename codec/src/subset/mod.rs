@@ -121,10 +121,20 @@ fn read_item<S: Stream, T: Indexed>(
 /// sentinel before it.
 pub const PAYLOAD: &str = "value";
 
+/// The part of the value an item is, for streams that show its shape: its
+/// index (given by position, so assigned rather than read) and its payload.
+pub const SLOT: &str = "slot";
+
 /// An item's payload, named [`PAYLOAD`] with the role `Value` until it
-/// names its own fields.
+/// names its own fields, inside the part [`SLOT`].
 #[inline]
 fn payload<S: Stream, T: Indexed>(stream: &mut S, item: &mut T) -> Result<(), S::Error> {
+    stream.enter(SLOT);
+    if S::IS_READING {
+        stream.assigned("index", &mut item.index());
+    }
     stream.field_name(PAYLOAD);
-    item.serialize_value(stream)
+    item.serialize_value(stream)?;
+    stream.leave();
+    Ok(())
 }

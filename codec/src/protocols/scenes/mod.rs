@@ -128,6 +128,12 @@ impl Packet for ScenePacket {
         })
     }
 
+    fn type_name(packet_type: u32) -> Option<&'static str> {
+        ["A", "B", "C", "D"]
+            .get(usize::try_from(packet_type).ok()?)
+            .copied()
+    }
+
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         let slots = &mut self.scene.slots;
         match self.strategy {
@@ -151,6 +157,10 @@ impl Packet for SceneE {
 
     fn empty(packet_type: u32) -> Option<Self> {
         (packet_type == 0).then(SceneE::default)
+    }
+
+    fn type_name(packet_type: u32) -> Option<&'static str> {
+        (packet_type == 0).then_some("E")
     }
 
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {

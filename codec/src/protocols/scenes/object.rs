@@ -97,6 +97,9 @@ impl Serialize for Object {
         }
         stream.field_name("orientation");
         self.orientation.serialize(stream)?;
+        if S::IS_READING {
+            stream.assigned("quaternion", &mut self.orientation.to_quaternion());
+        }
         stream.field_name("at_rest");
         stream.serialize_bool(&mut self.at_rest)?;
         if !self.at_rest {
@@ -111,6 +114,22 @@ impl Serialize for Object {
         } else if S::IS_READING {
             self.linear_velocity = Self::AT_REST_AT_ORIGIN.linear_velocity;
             self.angular_velocity = Self::AT_REST_AT_ORIGIN.angular_velocity;
+            let (linear, angular) = (&mut self.linear_velocity, &mut self.angular_velocity);
+            stream.assigned("linear_velocity", &mut Codes(linear, &LINEAR_VELOCITY));
+            stream.assigned("angular_velocity", &mut Codes(angular, &ANGULAR_VELOCITY));
+        }
+        Ok(())
+    }
+}
+
+/// Three compressed-float codes over one declaration: how a velocity the
+/// reader set itself is shown, like one it read.
+struct Codes<'a>(&'a mut [u32; 3], &'a CompressedFloat);
+
+impl Serialize for Codes<'_> {
+    fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        for code in self.0.iter_mut() {
+            stream.serialize_compressed_code(code, self.1)?;
         }
         Ok(())
     }

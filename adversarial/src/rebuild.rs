@@ -1,0 +1,420 @@
+//! The value back from its JSON: a reading stream that answers every
+//! operation from the document [`crate::value`] prints, so that a type's own
+//! `serialize` rebuilds the value a `decode --json` document describes, and
+//! the codec's writer encodes it again. The walk is led by the names: each
+//! operation takes the next value under the name it is read by, so the
+//! document's key order does not matter, only the order of each array.
+
+use codec::{CompressedFloat, DecodeError, Fixed, Serialize, Stream};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Why a document does not describe a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The name the value was wanted under.
+    pub field: &'static str,
+    /// What was wrong with it.
+    pub why: &'static str,
+    /// The rule of the format the value broke, when that was it.
+    pub rule: Option<DecodeError>,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rule {
+            Some(rule) => write!(f, "field {:?}: {}: {rule}", self.field, self.why),
+            None => write!(f, "field {:?}: {}", self.field, self.why),
+        }
+    }
+}
+
+/// An open part of the value.
+#[derive(Debug)]
+enum Frame<'a> {
+    /// A part shown as an object: each name's next value is taken in turn.
+    Object {
+        object: &'a serde_json::Map<String, Value>,
+        taken: HashMap<&'static str, usize>,
+    },
+    /// A part shown as values under its name in its parent: its values are
+    /// taken from the parent, under the outermost such part's name.
+    Through(&'static str),
+}
+
+/// A reading stream over a `decode --json` value.
+#[derive(Debug)]
+pub struct Rebuild<'a> {
+    name: &'static str,
+    open: Vec<Frame<'a>>,
+    broken: Option<Mismatch>,
+}
+
+/// Whether `value` is a leaf: not an object, or one of the leaf shapes of
+/// [`crate::value`].
+fn is_leaf(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            object.len() == 2
+                && ["ieee754", "wire", "utf16"]
+                    .iter()
+                    .any(|k| object.contains_key(*k))
+        }
+        _ => true,
+    }
+}
+
+fn is_assigned(value: &Value) -> bool {
+    matches!(value, Value::Object(o) if o.len() == 1 && o.contains_key("assigned"))
+}
+
+/// A leaf's wire integer: the number itself, or its `wire`.
+fn wire(value: &Value) -> Option<&Value> {
+    match value {
+        Value::Object(object) => object.get("wire"),
+        other => Some(other),
+    }
+}
+
+fn as_i128(value: &Value) -> Option<i128> {
+    match value {
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from)),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn ieee754_bits(value: &Value) -> Option<u64> {
+    let text = value.get("ieee754")?.as_str()?;
+    u64::from_str_radix(text.strip_prefix("0x")?, 16).ok()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+impl<'a> Rebuild<'a> {
+    /// Walks `value`, the `value` of a `decode --json` document.
+    #[must_use]
+    pub fn new(value: &'a Value) -> Self {
+        let open = match value {
+            Value::Object(object) => vec![Frame::Object {
+                object,
+                taken: HashMap::new(),
+            }],
+            _ => Vec::new(),
+        };
+        Self {
+            name: "",
+            open,
+            broken: None,
+        }
+    }
+
+    fn fail(&mut self, why: &'static str) -> Mismatch {
+        let mismatch = Mismatch {
+            field: self.name,
+            why,
+            rule: None,
+        };
+        self.broken.get_or_insert(mismatch);
+        mismatch
+    }
+
+    /// The next value under `name` in the innermost object; with `take`,
+    /// it counts as taken.
+    fn next(&mut self, name: &'static str, take: bool) -> Option<&'a Value> {
+        let frame = self
+            .open
+            .iter_mut()
+            .rev()
+            .find(|f| matches!(f, Frame::Object { .. }))?;
+        let Frame::Object { object, taken } = frame else {
+            return None;
+        };
+        let object: &'a serde_json::Map<String, Value> = object;
+        let count = taken.entry(name).or_insert(0);
+        let found = match object.get(name)? {
+            Value::Array(values) => values.get(*count),
+            single if *count == 0 => Some(single),
+            _ => None,
+        };
+        if take && found.is_some() {
+            *count += 1;
+        }
+        found
+    }
+
+    /// The name the next leaf is shown under: the outermost plain part's
+    /// inside the innermost object, else the field's own.
+    fn leaf_name(&self) -> &'static str {
+        let inside = self
+            .open
+            .iter()
+            .rposition(|f| matches!(f, Frame::Object { .. }))
+            .map_or(0, |i| i + 1);
+        match self.open.get(inside) {
+            Some(Frame::Through(name)) => name,
+            _ => self.name,
+        }
+    }
+
+    /// The next leaf under the current name.
+    fn leaf(&mut self) -> Result<&'a Value, Mismatch> {
+        if let Some(broken) = self.broken {
+            return Err(broken);
+        }
+        match self.next(self.leaf_name(), true) {
+            Some(value) if is_leaf(value) => Ok(value),
+            Some(_) => Err(self.fail("expected a value, found an object")),
+            None => Err(self.fail("missing")),
+        }
+    }
+
+    fn integer(&mut self) -> Result<i128, Mismatch> {
+        let leaf = self.leaf()?;
+        match wire(leaf).and_then(as_i128) {
+            Some(v) => Ok(v),
+            None if leaf.is_boolean() => Ok(i128::from(leaf.as_bool() == Some(true))),
+            None => Err(self.fail("expected an integer")),
+        }
+    }
+
+    fn in_range<T: TryFrom<i128>>(&mut self, min: i128, max: i128) -> Result<T, Mismatch> {
+        let value = self.integer()?;
+        if !(min..=max).contains(&value) {
+            return Err(self.fail("out of its declared range"));
+        }
+        T::try_from(value).map_err(|_| self.fail("too wide for its type"))
+    }
+
+    fn float_bits(&mut self) -> Result<u64, Mismatch> {
+        let leaf = self.leaf()?;
+        ieee754_bits(leaf).ok_or_else(|| self.fail("expected {\"value\", \"ieee754\"}"))
+    }
+}
+
+impl Stream for Rebuild<'_> {
+    const IS_READING: bool = true;
+    type Error = Mismatch;
+
+    fn bit_offset(&self) -> u64 {
+        0
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> Mismatch {
+        let mismatch = Mismatch {
+            field: self.name,
+            why: "the value breaks a rule of the format",
+            rule: Some(why),
+        };
+        *self.broken.get_or_insert(mismatch)
+    }
+
+    fn field_name(&mut self, name: &'static str) {
+        self.name = name;
+    }
+
+    fn enter(&mut self, name: &'static str) {
+        self.name = name;
+        let through = matches!(self.open.last(), Some(Frame::Through(_)));
+        let frame = match self.next(name, false) {
+            Some(found @ Value::Object(object)) if !through && !is_leaf(found) => {
+                self.next(name, true);
+                Frame::Object {
+                    object,
+                    taken: HashMap::new(),
+                }
+            }
+            _ => Frame::Through(name),
+        };
+        self.open.push(frame);
+    }
+
+    fn leave(&mut self) {
+        self.open.pop();
+    }
+
+    fn assigned<T: Serialize>(&mut self, name: &'static str, _value: &mut T) {
+        // Shown for people; the reader sets it again itself.
+        if self.next(name, false).is_some_and(is_assigned) {
+            self.next(name, true);
+        }
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), Mismatch> {
+        if bits == 0 {
+            return self.broken.map_or(Ok(()), Err);
+        }
+        let max = (1u64 << bits) - 1;
+        *value = self.in_range(0, i128::from(max))?;
+        Ok(())
+    }
+
+    fn serialize_align(&mut self) -> Result<(), Mismatch> {
+        self.broken.map_or(Ok(()), Err)
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        match leaf.as_str().and_then(unhex) {
+            Some(read) if read.len() == bytes.len() => {
+                bytes.copy_from_slice(&read);
+                Ok(())
+            }
+            _ => Err(self.fail("expected hex of the declared length")),
+        }
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        match leaf.as_str() {
+            Some(text) if text.len() == len => {
+                text.clone_into(value);
+                Ok(())
+            }
+            _ => Err(self.fail("expected a string of the declared length")),
+        }
+    }
+
+    fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        *value = leaf.as_bool().ok_or_else(|| self.fail("expected a bool"))?;
+        Ok(())
+    }
+
+    fn serialize_bits64(&mut self, value: &mut u64, bits: u32) -> Result<(), Mismatch> {
+        let max = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        *value = self.in_range(0, i128::from(max))?;
+        Ok(())
+    }
+
+    fn serialize_u128(&mut self, value: &mut u128) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        let parsed = match wire(leaf) {
+            Some(Value::String(s)) => s.parse().ok(),
+            Some(Value::Number(n)) => n.as_u64().map(u128::from),
+            _ => None,
+        };
+        *value = parsed.ok_or_else(|| self.fail("expected an unsigned integer"))?;
+        Ok(())
+    }
+
+    fn serialize_int(&mut self, value: &mut i32, min: i32, max: i32) -> Result<(), Mismatch> {
+        *value = self.in_range(i128::from(min), i128::from(max))?;
+        Ok(())
+    }
+
+    fn serialize_int64(&mut self, value: &mut i64, min: i64, max: i64) -> Result<(), Mismatch> {
+        *value = self.in_range(i128::from(min), i128::from(max))?;
+        Ok(())
+    }
+
+    fn serialize_int128(&mut self, value: &mut i128, min: i128, max: i128) -> Result<(), Mismatch> {
+        *value = self.in_range(min, max)?;
+        Ok(())
+    }
+
+    fn serialize_fixed(&mut self, raw: &mut i128, format: &Fixed) -> Result<(), Mismatch> {
+        *raw = self.in_range(format.raw_min(), format.raw_max())?;
+        Ok(())
+    }
+
+    fn serialize_float(&mut self, value: &mut f32) -> Result<(), Mismatch> {
+        let bits = self.float_bits()?;
+        let bits = u32::try_from(bits).map_err(|_| self.fail("more than 32 bits"))?;
+        *value = f32::from_bits(bits);
+        Ok(())
+    }
+
+    fn serialize_double(&mut self, value: &mut f64) -> Result<(), Mismatch> {
+        *value = f64::from_bits(self.float_bits()?);
+        Ok(())
+    }
+
+    fn serialize_compressed_code(
+        &mut self,
+        code: &mut u32,
+        format: &CompressedFloat,
+    ) -> Result<(), Mismatch> {
+        *code = self.in_range(0, i128::from(format.max_integer_value()))?;
+        Ok(())
+    }
+
+    fn serialize_string(&mut self, value: &mut String, buffer_size: u32) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        let max = buffer_size.saturating_sub(1) as usize;
+        match leaf.as_str() {
+            Some(text) if text.len() <= max => {
+                text.clone_into(value);
+                Ok(())
+            }
+            _ => Err(self.fail("expected a string within its maximum")),
+        }
+    }
+
+    fn serialize_wstring(
+        &mut self,
+        units: &mut Vec<u16>,
+        buffer_size: u32,
+    ) -> Result<(), Mismatch> {
+        let leaf = self.leaf()?;
+        let max = buffer_size.saturating_sub(1) as usize;
+        let read: Option<Vec<u16>> = leaf.get("utf16").and_then(Value::as_array).and_then(|a| {
+            a.iter()
+                .map(|u| u.as_u64().and_then(|u| u16::try_from(u).ok()))
+                .collect()
+        });
+        match read {
+            Some(read) if read.len() <= max => {
+                *units = read;
+                Ok(())
+            }
+            _ => Err(self.fail("expected {\"value\", \"utf16\"} within its maximum")),
+        }
+    }
+
+    fn serialize_int_relative(&mut self, previous: i32, current: &mut i32) -> Result<(), Mismatch> {
+        *current = self.in_range(i128::from(previous) + 1, i128::from(i32::MAX))?;
+        Ok(())
+    }
+
+    fn serialize_int_relative_canonical(
+        &mut self,
+        previous: i32,
+        current: &mut i32,
+    ) -> Result<(), Mismatch> {
+        self.serialize_int_relative(previous, current)
+    }
+
+    fn serialize_check(&mut self, _label: &'static str) -> Result<(), Mismatch> {
+        self.broken.map_or(Ok(()), Err)
+    }
+}
+
+/// Rebuilds a value of `T` with `read`, a function that reads it from a
+/// stream (its `serialize`, or a packet's framing around it), from `value`.
+pub fn value<T>(
+    value: &Value,
+    read: impl FnOnce(&mut Rebuild<'_>) -> Result<T, Mismatch>,
+) -> Result<T, String> {
+    let mut stream = Rebuild::new(value);
+    read(&mut stream).map_err(|m| m.to_string())
+}
