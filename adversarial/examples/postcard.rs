@@ -90,6 +90,7 @@ fn main() {
         progress: false,
         shrink: false,
         isolation: None,
+        jobs: 1,
     };
     let report = campaign::run(&config);
     print!(

@@ -10,9 +10,11 @@ use arbitrary::Unstructured;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::mem::{discriminant, Discriminant};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Bytes of randomness behind each generated sample.
@@ -29,7 +31,8 @@ const KEPT_FAILURES: usize = 3;
 /// How long a campaign runs.
 #[derive(Clone, Copy, Debug)]
 pub enum Budget {
-    /// Wall-clock seconds, split evenly between targets.
+    /// Wall-clock seconds, shared by sample between targets: each gets the
+    /// same number of samples, whatever a sample costs.
     Seconds(f64),
     /// Cases per target.
     Cases(u64),
@@ -56,6 +59,8 @@ pub struct Config {
     /// hangs is a verdict and the campaign goes on; `None` runs cases in
     /// this process, under `catch_unwind` only.
     pub isolation: Option<Isolation>,
+    /// Threads judging samples (each with its own worker processes).
+    pub jobs: usize,
 }
 
 /// Counts for one target and class.
@@ -241,17 +246,300 @@ fn target_seed(seed: u64, name: &str) -> u64 {
     })
 }
 
-/// Runs the campaign.
+/// The randomness behind sample `index` of a target: its own ChaCha8
+/// stream, so that any job can draw any sample and get the same one.
+fn sample_rng(seed: u64, target: &str, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(target_seed(seed, target));
+    rng.set_stream(index);
+    rng
+}
+
+/// What one sample came to, class by class: the tally and the failing
+/// cases (at most [`KEPT_FAILURES`] of a kind per class).
+struct Judged {
+    generated: bool,
+    classes: Vec<(Tally, Vec<(Case, Outcome)>)>,
+}
+
+/// Generates sample `index` of `target` and judges every class's cases.
+fn judge_sample(
+    config: &Config,
+    target: &dyn Target,
+    index: u64,
+    worker: Option<&mut Worker<'_>>,
+) -> Judged {
+    let mut rng = sample_rng(config.seed, target.name(), index);
+    let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
+    rng.fill_bytes(&mut entropy);
+    let Ok(sample) = target.generate(&mut Unstructured::new(&entropy)) else {
+        return Judged {
+            generated: false,
+            classes: Vec::new(),
+        };
+    };
+    let framing = target.framing();
+    let mut choices = vec![0u8; 4096];
+    let mut worker = worker;
+    let mut classes = Vec::with_capacity(config.classes.len());
+    for &class in &config.classes {
+        rng.fill_bytes(&mut choices);
+        let mut u = Unstructured::new(&choices);
+        let cases = mutate::cases(class, &sample, &framing, &mut u);
+        let judged_at = Instant::now();
+        let outcomes: Vec<Outcome> = match worker.as_mut() {
+            // One batch per sample and class: a worker answers each case,
+            // and a death or hang is pinned on its case.
+            Some(worker) => {
+                let inputs: Vec<&[u8]> = cases.iter().map(|c| c.bytes.as_slice()).collect();
+                let observed = worker.observe_all(&inputs);
+                cases
+                    .iter()
+                    .zip(observed)
+                    .map(|(c, o)| assess(c, o))
+                    .collect()
+            }
+            None => cases.iter().map(|c| judge(target, c)).collect(),
+        };
+        let mut tally = Tally {
+            elapsed: judged_at.elapsed(),
+            ..Tally::default()
+        };
+        let mut failing: Vec<(Case, Outcome)> = Vec::new();
+        for (case, outcome) in cases.into_iter().zip(outcomes) {
+            tally.add(&outcome);
+            let kind = discriminant(&outcome);
+            let same = failing
+                .iter()
+                .filter(|(_, o)| discriminant(o) == kind)
+                .count();
+            if outcome.is_failure() && same < KEPT_FAILURES {
+                failing.push((case, outcome));
+            }
+        }
+        classes.push((tally, failing));
+    }
+    Judged {
+        generated: true,
+        classes,
+    }
+}
+
+impl Tally {
+    fn merge(&mut self, other: &Self) {
+        self.cases += other.cases;
+        self.as_owed += other.as_owed;
+        self.other_error += other.other_error;
+        self.accepted += other.accepted;
+        self.panics += other.panics;
+        self.non_canonical += other.non_canonical;
+        self.over_allocated += other.over_allocated;
+        self.aborted += other.aborted;
+        self.out_of_memory += other.out_of_memory;
+        self.timed_out += other.timed_out;
+        self.elapsed += other.elapsed;
+    }
+}
+
+/// One target's results, merged sample by sample in index order.
+struct Merged {
+    tallies: Vec<Tally>,
+    /// Kept failures: (class slot, case, outcome).
+    kept: Vec<(usize, Case, Outcome)>,
+    kept_kinds: HashMap<(usize, Discriminant<Outcome>), usize>,
+    cases: u64,
+    samples: u64,
+    /// Sample indices merged so far: the next one merged is this.
+    next: u64,
+    /// Results that arrived ahead of their turn.
+    waiting: BTreeMap<u64, Judged>,
+    /// The case budget is met: later samples are dropped.
+    finished: bool,
+}
+
+impl Merged {
+    fn new(classes: usize) -> Self {
+        Self {
+            tallies: vec![Tally::default(); classes],
+            kept: Vec::new(),
+            kept_kinds: HashMap::new(),
+            cases: 0,
+            samples: 0,
+            next: 0,
+            waiting: BTreeMap::new(),
+            finished: false,
+        }
+    }
+
+    /// Takes sample `index`'s results, then merges every sample whose turn
+    /// has come, up to the budget `limit` (cases), if any.
+    fn take(&mut self, index: u64, judged: Judged, limit: Option<u64>) {
+        self.waiting.insert(index, judged);
+        while let Some(judged) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            if self.finished || !judged.generated {
+                continue;
+            }
+            self.samples += 1;
+            for (slot, (tally, failing)) in judged.classes.into_iter().enumerate() {
+                self.cases += tally.cases;
+                if let Some(total) = self.tallies.get_mut(slot) {
+                    total.merge(&tally);
+                }
+                for (case, outcome) in failing {
+                    let kept = self
+                        .kept_kinds
+                        .entry((slot, discriminant(&outcome)))
+                        .or_default();
+                    if *kept < KEPT_FAILURES {
+                        *kept += 1;
+                        self.kept.push((slot, case, outcome));
+                    }
+                }
+            }
+            if let Some(n) = limit {
+                // Cut at the first sample that reaches the budget, in index
+                // order: the same cases whatever the number of jobs.
+                // Classes that never apply to this target would go on
+                // forever.
+                if self.cases >= n || (self.cases == 0 && self.samples >= NO_CASE_SAMPLES) {
+                    self.finished = true;
+                }
+            }
+        }
+    }
+}
+
+/// Runs the campaign on [`Config::jobs`] threads.
+///
+/// Work is handed out one sample at a time, round-robin over the targets:
+/// sample `i` of target `t` is item `i * targets + t`, so every target gets
+/// the same number of samples whatever its cost, and each job takes the
+/// next item. Each sample has its own random stream ([`sample_rng`]), and
+/// the results of each target are merged in sample order, cut at the first
+/// sample that meets a case budget: with `Budget::Cases`, the same seed
+/// gives the same cases and the same table for any number of jobs. Failing
+/// cases are shrunk after the merge, in the same order.
+#[must_use]
 pub fn run(config: &Config) -> Report {
     let started = Instant::now();
+    let targets: Vec<&dyn Target> = config.targets.iter().map(AsRef::as_ref).collect();
+    let count = targets.len().max(1) as u64;
+    let limit = match config.budget {
+        Budget::Cases(n) => Some(n),
+        Budget::Seconds(_) => None,
+    };
+    let bar = progress_bar(config);
+    let done: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
+    let next_item = AtomicU64::new(0);
+    let mut merged: Vec<Merged> = targets
+        .iter()
+        .map(|_| Merged::new(config.classes.len()))
+        .collect();
+    let out_of_time = || match config.budget {
+        Budget::Seconds(s) => started.elapsed().as_secs_f64() >= s,
+        Budget::Cases(_) => false,
+    };
+
+    std::thread::scope(|scope| {
+        let (send, receive) = mpsc::channel::<(usize, u64, Judged)>();
+        for _ in 0..config.jobs.max(1) {
+            let send = send.clone();
+            let (targets, done, next_item) = (&targets, &done, &next_item);
+            let out_of_time = &out_of_time;
+            scope.spawn(move || {
+                let mut workers: Vec<Option<Worker<'_>>> = targets.iter().map(|_| None).collect();
+                loop {
+                    if out_of_time() || done.iter().all(|d| d.load(Ordering::Relaxed)) {
+                        break;
+                    }
+                    let item = next_item.fetch_add(1, Ordering::Relaxed);
+                    let t = (item % count) as usize;
+                    let (Some(target), Some(finished)) = (targets.get(t), done.get(t)) else {
+                        break;
+                    };
+                    if finished.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    let worker = match (&config.isolation, workers.get_mut(t)) {
+                        (Some(isolation), Some(slot)) => {
+                            Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
+                        }
+                        _ => None,
+                    };
+                    let judged = judge_sample(config, *target, item / count, worker);
+                    if send.send((t, item / count, judged)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (t, index, judged) in receive {
+            let Some(target) = merged.get_mut(t) else {
+                continue;
+            };
+            target.take(index, judged, limit);
+            if target.finished {
+                if let Some(d) = done.get(t) {
+                    d.store(true, Ordering::Relaxed);
+                }
+            }
+            bar.set_position(match config.budget {
+                Budget::Seconds(_) => started.elapsed().as_millis() as u64,
+                Budget::Cases(n) => merged.iter().map(|m| m.cases.min(n)).sum(),
+            });
+        }
+    });
+    bar.finish_and_clear();
+
     let mut report = Report {
         seed: config.seed,
         ..Report::default()
     };
-    let per_target_seconds = match config.budget {
-        Budget::Seconds(s) => s / config.targets.len().max(1) as f64,
-        Budget::Cases(_) => f64::INFINITY,
-    };
+    for (target, merged) in targets.iter().zip(merged) {
+        report.samples += merged.samples;
+        for (class, tally) in config.classes.iter().zip(merged.tallies) {
+            if tally.cases > 0 {
+                report.rows.push((target.name(), *class, tally));
+            }
+        }
+        let mut worker = config
+            .isolation
+            .as_ref()
+            .map(|isolation| Worker::new(isolation, target.name()));
+        for (slot, case, outcome) in merged.kept {
+            let class = config.classes.get(slot).copied().unwrap_or(case.class);
+            let bytes = if config.shrink {
+                minimize(*target, worker.as_mut(), &case, &outcome)
+            } else {
+                case.bytes.clone()
+            };
+            let file = config
+                .crash_dir
+                .as_deref()
+                .and_then(|dir| write_crash(dir, target.name(), class, &bytes));
+            report.failures.push(Failure {
+                target: target.name(),
+                class,
+                lie: case.lie,
+                outcome,
+                owed: case.owed,
+                bytes,
+                file,
+            });
+        }
+    }
+    report.elapsed = started.elapsed();
+    report
+}
+
+/// The cores this process may use: the default number of jobs.
+#[must_use]
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+fn progress_bar(config: &Config) -> ProgressBar {
     let (bar_len, style) = match config.budget {
         Budget::Seconds(s) => (
             (s * 1000.0) as u64,
@@ -270,104 +558,6 @@ pub fn run(config: &Config) -> Report {
     if let Ok(style) = ProgressStyle::with_template(style) {
         bar.set_style(style.progress_chars("=> "));
     }
-
-    for (target_index, target) in config.targets.iter().enumerate() {
-        let target = target.as_ref();
-        bar.set_message(target.name());
-        let framing = target.framing();
-        let mut rng = ChaCha8Rng::seed_from_u64(target_seed(config.seed, target.name()));
-        let mut tallies: Vec<Tally> = vec![Tally::default(); config.classes.len()];
-        let mut kept: HashMap<(usize, Discriminant<Outcome>), usize> = HashMap::new();
-        let target_started = Instant::now();
-        let mut cases_run = 0u64;
-        let mut samples_run = 0u64;
-        let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
-        let mut choices = vec![0u8; 4096];
-        let mut worker = config
-            .isolation
-            .as_ref()
-            .map(|isolation| Worker::new(isolation, target.name()));
-        loop {
-            let done = match config.budget {
-                Budget::Seconds(_) => target_started.elapsed().as_secs_f64() >= per_target_seconds,
-                // Classes that never apply to this target would loop forever.
-                Budget::Cases(n) => {
-                    cases_run >= n || (cases_run == 0 && samples_run >= NO_CASE_SAMPLES)
-                }
-            };
-            if done {
-                break;
-            }
-            rng.fill_bytes(&mut entropy);
-            let Ok(sample) = target.generate(&mut Unstructured::new(&entropy)) else {
-                continue;
-            };
-            report.samples += 1;
-            samples_run += 1;
-            for (slot, &class) in config.classes.iter().enumerate() {
-                rng.fill_bytes(&mut choices);
-                let mut u = Unstructured::new(&choices);
-                let cases = mutate::cases(class, &sample, &framing, &mut u);
-                let judged_at = Instant::now();
-                let outcomes: Vec<Outcome> = match worker.as_mut() {
-                    // One batch per sample and class: a worker answers each
-                    // case, and a death or hang is pinned on its case.
-                    Some(worker) => {
-                        let inputs: Vec<&[u8]> = cases.iter().map(|c| c.bytes.as_slice()).collect();
-                        let observed = worker.observe_all(&inputs);
-                        cases
-                            .iter()
-                            .zip(observed)
-                            .map(|(c, o)| assess(c, o))
-                            .collect()
-                    }
-                    None => cases.iter().map(|c| judge(target, c)).collect(),
-                };
-                tallies[slot].elapsed += judged_at.elapsed();
-                for (case, outcome) in cases.into_iter().zip(outcomes) {
-                    tallies[slot].add(&outcome);
-                    cases_run += 1;
-                    let kept_here = kept.entry((slot, discriminant(&outcome))).or_default();
-                    if outcome.is_failure() && *kept_here < KEPT_FAILURES {
-                        *kept_here += 1;
-                        let bytes = if config.shrink {
-                            minimize(target, worker.as_mut(), &case, &outcome)
-                        } else {
-                            case.bytes.clone()
-                        };
-                        let file = config
-                            .crash_dir
-                            .as_deref()
-                            .and_then(|dir| write_crash(dir, target.name(), class, &bytes));
-                        report.failures.push(Failure {
-                            target: target.name(),
-                            class,
-                            lie: case.lie.clone(),
-                            outcome,
-                            owed: case.owed.clone(),
-                            bytes,
-                            file,
-                        });
-                    }
-                }
-            }
-            match config.budget {
-                Budget::Seconds(_) => {
-                    let ms = (target_index as f64 * per_target_seconds * 1000.0
-                        + target_started.elapsed().as_secs_f64() * 1000.0)
-                        as u64;
-                    bar.set_position(ms.min(bar_len));
-                }
-                Budget::Cases(n) => bar.set_position(target_index as u64 * n + cases_run.min(n)),
-            }
-        }
-        for (class, tally) in config.classes.iter().zip(tallies) {
-            if tally.cases > 0 {
-                report.rows.push((target.name(), *class, tally));
-            }
-        }
-    }
-    bar.finish_and_clear();
-    report.elapsed = started.elapsed();
-    report
+    bar.set_message(format!("{} jobs", config.jobs.max(1)));
+    bar
 }

@@ -48,11 +48,20 @@ pub fn campaign(targets: Vec<Box<dyn Target>>) -> Campaign {
             progress: false,
             shrink: true,
             isolation: None,
+            jobs: 1,
         },
     }
 }
 
 impl Campaign {
+    /// Judges samples on this many threads (1 unless told); the same seed
+    /// gives the same report for any number.
+    #[must_use]
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.config.jobs = jobs.max(1);
+        self
+    }
+
     /// This many cases per target.
     #[must_use]
     pub fn cases(mut self, cases: u64) -> Self {

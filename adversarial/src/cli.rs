@@ -162,12 +162,19 @@ enum Command {
 
 #[derive(Args)]
 struct CampaignArgs {
-    /// Wall-clock budget in seconds, split evenly between targets.
+    /// Wall-clock budget in seconds, shared so that every target gets the
+    /// same number of samples (a scene costs more than a save).
     #[arg(long, default_value_t = 60.0, conflicts_with = "cases")]
     seconds: f64,
-    /// Instead of a time budget, this many cases per target.
+    /// Instead of a time budget, this many cases per target. The same seed
+    /// and --cases give the same cases and the same table (but for cases
+    /// per second) whatever --jobs is.
     #[arg(long)]
     cases: Option<u64>,
+    /// Threads judging samples, each with its own worker processes.
+    /// Default: every core.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
     /// Seed of every random choice; the same seed gives the same cases.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -342,6 +349,7 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         crash_dir: Some(args.crash_dir),
         progress: !args.quiet,
         shrink: true,
+        jobs: args.jobs.unwrap_or_else(campaign::cores).max(1),
     };
     let report = campaign::run(&config);
     eprint!("{}", report::failures_text(&report));
@@ -351,7 +359,7 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
             budget: match budget {
                 Budget::Seconds(s) => format!("{s} s"),
                 Budget::Cases(n) => format!("{n} cases per target"),
-            },
+            } + &format!(", {} jobs", config.jobs),
             isolation: if config.isolation.is_some() {
                 "worker processes"
             } else {

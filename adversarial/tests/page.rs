@@ -33,6 +33,7 @@ fn campaign() -> (Report, Vec<Box<dyn Target>>) {
         progress: false,
         shrink: false,
         isolation: None,
+        jobs: 1,
     };
     let report = run(&config);
     (report, config.targets)
