@@ -9,14 +9,22 @@
 # PATH), and outside it with those three pointing at folders of your own:
 # .ci/cflite does so to check this script on every CI run.
 
+set -eu
 project=${PROJECT_DIR:-$SRC/game-codec}
 cd "$project"
 
-# <package dir> <target> <max_len> <seed dirs...>: one target into $OUT.
+# The structure-aware targets (their input is choices read through
+# arbitrary, not packet bytes) are built without comparison tracing, which
+# costs them half their time and helps only matching input bytes against
+# constants; they get a target directory of their own.
+structured=(--no-trace-compares --target-dir fuzz/target/structured)
+
+# <package dir> <target> <max_len> <seed dirs...>: one target into $OUT,
+# from <package>/fuzz/target, or fuzz/target/structured when $BUILT says.
 install_target() {
     local package=$1 target=$2 max_len=$3
     shift 3
-    cp "$package/fuzz/target/x86_64-unknown-linux-gnu/release/$target" "$OUT/$target"
+    cp "$package/fuzz/target/${BUILT:-}x86_64-unknown-linux-gnu/release/$target" "$OUT/$target"
     cp fuzz/codec.dict "$OUT/$target.dict"
     printf '[libfuzzer]\ndict = %s.dict\nmax_len = %s\n' "$target" "$max_len" >"$OUT/$target.options"
     local seeds="$WORK/seeds-$target"
@@ -25,9 +33,13 @@ install_target() {
     local dir
     for dir in "$@"; do
         [ -d "$dir" ] || continue
-        # Every file of the seed folders, flat; the golden files are not
-        # inputs and live elsewhere.
-        find "$dir" -type f -name '*.bin' -exec cp -t "$seeds" {} +
+        # Every packet of the seed folders, flat, named after its path so
+        # that two folders' seed-000.bin stay two seeds; the golden files
+        # are not inputs and live elsewhere.
+        local file
+        while IFS= read -r file; do
+            cp "$file" "$seeds/$(tr / _ <<<"$file")"
+        done < <(find "$dir" -type f -name '*.bin')
     done
     rm -f "$OUT/${target}_seed_corpus.zip"
     (cd "$seeds" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
@@ -37,6 +49,8 @@ install_target() {
 # attacks a reader with a planted bug, to show the harness has teeth, and
 # crashes on purpose.)
 cargo fuzz build -O
+cargo fuzz build -O "${structured[@]}" roundtrip_protocols
+cargo fuzz build -O "${structured[@]}" mutate_protocols
 install_target . read_packets 1024 corpus/packets corpus/crashes/packets
 install_target . read_scenes 65507 corpus/scenes corpus/crashes/scenes
 install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/scenes-entropy
@@ -44,14 +58,19 @@ install_target . read_save 4096 corpus/save corpus/crashes/save
 install_target . read_stream_program 1024 corpus/stream corpus/crashes/stream
 # The structure-aware targets read their input as choices, so any bytes
 # seed them: the committed packets are as good as any.
-install_target . roundtrip_protocols 16384 corpus
 install_target . roundtrip_stream_program 16384 corpus/stream
-install_target . mutate_protocols 16384 corpus
+BUILT=structured/ install_target . roundtrip_protocols 16384 corpus
+BUILT=structured/ install_target . mutate_protocols 16384 corpus
 
 # The worked example: a user's own protocol, fuzzed the same way.
-(cd adversarial/examples/game && cargo fuzz build -O)
 game=adversarial/examples/game
+(
+    cd "$game"
+    cargo fuzz build -O
+    cargo fuzz build -O "${structured[@]}" roundtrip_game
+    cargo fuzz build -O "${structured[@]}" mutate_game
+)
 install_target "$game" read_game 1200 "$game/corpus/game"
 install_target "$game" read_profile 4096 "$game/corpus/profile"
-install_target "$game" roundtrip_game 16384 "$game/corpus"
-install_target "$game" mutate_game 16384 "$game/corpus"
+BUILT=structured/ install_target "$game" roundtrip_game 16384 "$game/corpus"
+BUILT=structured/ install_target "$game" mutate_game 16384 "$game/corpus"

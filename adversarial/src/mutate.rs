@@ -233,11 +233,28 @@ struct Builder<'a> {
     sample: &'a Sample,
     framing: &'a Framing,
     cases: Vec<Case>,
+    /// Keep only the case at this position (every case counts, kept or
+    /// not): one case built, not all of them.
+    keep: Option<usize>,
+    /// Cases met so far.
+    seen: usize,
 }
 
 impl Builder<'_> {
+    /// Counts the case about to be offered, and says whether it is kept.
+    fn offered(&mut self) -> bool {
+        let position = self.seen;
+        self.seen += 1;
+        self.keep.is_none_or(|k| k == position)
+    }
+
     /// The sample with `field` rewritten to `value`, sealed.
     fn rewrite(&mut self, field: &Field, value: u64, owed: Owed) {
+        // The commonest case by far: not built at all when not kept.
+        if self.keep.is_some_and(|k| k != self.seen) {
+            self.seen += 1;
+            return;
+        }
         let mut bytes = self.sample.bytes.clone();
         set_bits(&mut bytes, field.offset, field.width, value);
         self.framing.seal(&mut bytes);
@@ -250,6 +267,9 @@ impl Builder<'_> {
     /// A lie that grew the packet past the protocol's maximum is owed
     /// `too-large` whatever else it breaks: that rule comes first.
     fn push(&mut self, bytes: Vec<u8>, owed: Owed, lie: String) {
+        if !self.offered() {
+            return;
+        }
         if self.class != Class::Valid && bytes == self.sample.bytes {
             return;
         }
@@ -316,11 +336,57 @@ pub fn cases(
     framing: &Framing,
     u: &mut Unstructured<'_>,
 ) -> Vec<Case> {
+    build(class, sample, framing, u, None).cases
+}
+
+/// One case of `class` for `sample`, the `pick`-th of those [`cases`] would
+/// give from `choices` (counted round when `pick` is past the last), built
+/// alone: what a fuzz target judges in one execution. `None` when the class
+/// has nothing to lie about in this sample, or the picked lie changes
+/// nothing.
+#[must_use]
+pub fn one_case(
+    class: Class,
+    sample: &Sample,
+    framing: &Framing,
+    choices: &[u8],
+    pick: usize,
+) -> Option<Case> {
+    let first = build(
+        class,
+        sample,
+        framing,
+        &mut Unstructured::new(choices),
+        Some(pick),
+    );
+    if first.seen == 0 || pick < first.seen {
+        return first.cases.into_iter().next();
+    }
+    let again = Some(pick % first.seen);
+    let second = build(
+        class,
+        sample,
+        framing,
+        &mut Unstructured::new(choices),
+        again,
+    );
+    second.cases.into_iter().next()
+}
+
+fn build<'a>(
+    class: Class,
+    sample: &'a Sample,
+    framing: &'a Framing,
+    u: &mut Unstructured<'_>,
+    keep: Option<usize>,
+) -> Builder<'a> {
     let mut b = Builder {
         class,
         sample,
         framing,
         cases: Vec::new(),
+        keep,
+        seen: 0,
     };
     let len = sample.bytes.len();
     match class {
@@ -627,7 +693,7 @@ pub fn cases(
             }
         }
     }
-    b.cases
+    b
 }
 
 /// A sentinel ladder (the relative index of scene D: flags, then a ranged

@@ -124,6 +124,14 @@ pub trait Target: Send + Sync {
     /// A valid packet built from `u`, with its field map when available.
     fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample>;
 
+    /// A valid packet built from `u`, as [`Target::generate`] builds it,
+    /// without its field map: for a fuzz target that only round-trips it,
+    /// and should not pay for mapping every field. Defaults to
+    /// `generate`'s bytes.
+    fn generate_bytes(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Vec<u8>> {
+        self.generate(u).map(|sample| sample.bytes)
+    }
+
     /// Decodes `bytes`, and re-encodes what it accepts.
     fn decode(&self, bytes: &[u8]) -> Verdict;
 

@@ -45,6 +45,30 @@ use crate::subset::{Entry, Indexed};
 /// maximum: a sample stays small enough to write and to attack.
 pub const MAX_GENERATED_LEN: u32 = 4096;
 
+std::thread_local! {
+    /// This thread's cap on generated lengths: [`MAX_GENERATED_LEN`]
+    /// unless [`with_length_cap`] lowers it.
+    static LENGTH_CAP: core::cell::Cell<u32> = const { core::cell::Cell::new(MAX_GENERATED_LEN) };
+}
+
+/// Runs `generate` with every list, string and subset it generates on this
+/// thread holding at most `cap` items (a subset's items still spread over
+/// all of its indices). A fuzz target that judges one case per execution
+/// calls it so that a sample costs little to build: a scene of a thousand
+/// objects costs a thousand times one of a single object, and most paths
+/// through a reader need only a few.
+pub fn with_length_cap<T>(cap: u32, generate: impl FnOnce() -> T) -> T {
+    let before = LENGTH_CAP.with(|c| c.replace(cap.min(MAX_GENERATED_LEN)));
+    let generated = generate();
+    LENGTH_CAP.with(|c| c.set(before));
+    generated
+}
+
+/// The longest list, string or subset generated now.
+fn length_cap() -> u32 {
+    LENGTH_CAP.with(core::cell::Cell::get)
+}
+
 /// A value in `[min, max]`: `min` one time in eight, `max` one time in
 /// eight, otherwise uniform.
 pub fn ranged<T: Int>(u: &mut Unstructured<'_>, min: T, max: T) -> Result<T> {
@@ -119,7 +143,7 @@ impl ArbitraryCompressed for u32 {
 /// A length in `[0, max]` (at most [`MAX_GENERATED_LEN`]): empty one time
 /// in eight, full one time in eight.
 fn length(u: &mut Unstructured<'_>, max: u32) -> Result<usize> {
-    let max = max.min(MAX_GENERATED_LEN);
+    let max = max.min(length_cap());
     Ok(ranged(u, 0, max)? as usize)
 }
 
@@ -229,12 +253,16 @@ impl<'a, T: Arbitrary<'a> + crate::Serialize + Default> ArbitraryIndexed<'a> for
 /// subset of a thousand slots costs a few bytes.
 pub fn subset<'a, T: ArbitraryIndexed<'a>>(u: &mut Unstructured<'a>, size: u32) -> Result<Vec<T>> {
     let size = size.min(MAX_GENERATED_LEN);
+    let cap = length_cap();
     let share: u32 = match u.int_in_range(0..=5u8)? {
         0 => 0,
         1 => 1,
         2 => size,
         _ => u.int_in_range(0..=size)?,
     };
+    // Under a cap, a share above it becomes a spread of about `cap` items
+    // over every index, and the list stops at `cap`.
+    let share = share.min(cap);
     let lone = u.int_in_range(0..=size.saturating_sub(1))?;
     let mut seed: u64 = u.arbitrary::<u64>()? | 1;
     let mut items = Vec::new();
@@ -249,7 +277,7 @@ pub fn subset<'a, T: ArbitraryIndexed<'a>>(u: &mut Unstructured<'a>, size: u32) 
             s if s == size => true,
             s => seed.checked_rem(u64::from(size)).unwrap_or(0) < u64::from(s),
         };
-        if present {
+        if present && items.len() < cap as usize {
             items.push(T::arbitrary_at(u, index)?);
         }
     }
