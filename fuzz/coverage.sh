@@ -54,7 +54,11 @@ for entry in "${all[@]}"; do
         echo "== coverage: $target over ${dirs[*]}"
         cargo +nightly fuzz coverage "$target" "${dirs[@]}" >"$root/$report/$target.build.log" 2>&1
     )
-    objects+=("$package/fuzz/target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$target")
+    # cargo fuzz coverage builds into the package's release directory (in
+    # place of the sanitizer build) or, in some versions, a coverage one.
+    object="$package/fuzz/target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$target"
+    [ -f "$object" ] || object="$package/fuzz/target/x86_64-unknown-linux-gnu/release/$target"
+    objects+=("$object")
     profiles+=("$package/fuzz/coverage/$target/coverage.profdata")
 done
 

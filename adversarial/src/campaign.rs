@@ -449,10 +449,14 @@ pub fn run(config: &Config) -> Report {
             scope.spawn(move || {
                 let mut workers: Vec<Option<Worker<'_>>> = targets.iter().map(|_| None).collect();
                 loop {
-                    if out_of_time() || done.iter().all(|d| d.load(Ordering::Relaxed)) {
+                    let item = next_item.fetch_add(1, Ordering::Relaxed);
+                    // The first round always runs: every target gets at
+                    // least one sample, however short the time budget.
+                    if item >= count
+                        && (out_of_time() || done.iter().all(|d| d.load(Ordering::Relaxed)))
+                    {
                         break;
                     }
-                    let item = next_item.fetch_add(1, Ordering::Relaxed);
                     let t = (item % count) as usize;
                     let (Some(target), Some(finished)) = (targets.get(t), done.get(t)) else {
                         break;

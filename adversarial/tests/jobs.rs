@@ -73,10 +73,12 @@ fn one_job_and_two_give_the_same_table_and_failures() {
     }
 }
 
+/// However short the time, every target's first sample is judged (a
+/// scene's can take seconds in a debug build on a loaded machine).
 #[test]
 fn a_time_budget_gives_every_target_samples() {
     let report = check::campaign(targets::all())
-        .seconds(3.0)
+        .seconds(0.5)
         .jobs(2)
         .report();
     assert!(report.passed());
@@ -86,7 +88,7 @@ fn a_time_budget_gives_every_target_samples() {
                 .rows
                 .iter()
                 .any(|(t, _, tally)| *t == target.name() && tally.cases > 0),
-            "{} had no case in 3 s",
+            "{} had no case",
             target.name()
         );
     }
