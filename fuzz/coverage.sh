@@ -54,10 +54,14 @@ for entry in "${all[@]}"; do
         echo "== coverage: $target over ${dirs[*]}"
         cargo +nightly fuzz coverage "$target" "${dirs[@]}" >"$root/$report/$target.build.log" 2>&1
     )
-    # cargo fuzz coverage builds into the package's release directory (in
-    # place of the sanitizer build) or, in some versions, a coverage one.
-    object="$package/fuzz/target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$target"
-    [ -f "$object" ] || object="$package/fuzz/target/x86_64-unknown-linux-gnu/release/$target"
+    # Where cargo fuzz coverage put the instrumented binary: under the
+    # package's target directory (cargo-fuzz 0.13) or the fuzz package's.
+    object=""
+    for dir in "$package/target" "$package/fuzz/target"; do
+        candidate="$dir/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$target"
+        [ -f "$candidate" ] && object=$candidate && break
+    done
+    [ -n "$object" ] || { echo "$target: no coverage binary found" >&2; exit 1; }
     objects+=("$object")
     profiles+=("$package/fuzz/coverage/$target/coverage.profdata")
 done
