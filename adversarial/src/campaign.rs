@@ -266,7 +266,7 @@ fn judge_sample(
     config: &Config,
     target: &dyn Target,
     index: u64,
-    worker: Option<&mut Worker<'_>>,
+    mut worker: Option<&mut Worker<'_>>,
 ) -> Judged {
     let mut rng = sample_rng(config.seed, target.name(), index);
     let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
@@ -279,7 +279,6 @@ fn judge_sample(
     };
     let framing = target.framing();
     let mut choices = vec![0u8; 4096];
-    let mut worker = worker;
     let mut classes = Vec::with_capacity(config.classes.len());
     for &class in &config.classes {
         rng.fill_bytes(&mut choices);

@@ -157,7 +157,7 @@ pub fn roundtrip_stream_program(data: &[u8]) {
     assert_eq!(&again[..len_again], bytes, "re-encoding differs");
 }
 
-/// One case a execution: the first byte picks the target, the rest is as
+/// One case an execution: the first byte picks the target, the rest is as
 /// [`mutate_target`] reads it.
 pub fn mutate_protocols(data: &[u8]) {
     let all = built_in();
@@ -169,7 +169,7 @@ pub fn mutate_protocols(data: &[u8]) {
     }
 }
 
-/// One case of `target` a execution, all of it picked by the input: its
+/// One case of `target` an execution, all of it picked by the input: its
 /// first byte picks the class, the next two which of the class's cases, the
 /// fourth how large the sample may grow (see [`SMALL_SAMPLE_ITEMS`]); the
 /// rest builds the sample, then the lie. The case must get the verdict it is

@@ -254,17 +254,23 @@ pub fn summary_json(summary: &Summary) -> Value {
     })
 }
 
-/// A decode or inspect result as JSON.
-#[must_use]
-pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
-    let (verdict, error, canonical) = match &inspection.verdict {
+/// The verdict's name, the refusal (or null) and whether an accepted value
+/// re-encodes (or null), shared by `inspect --json` and `decode --json`.
+fn verdict_json(inspection: &Inspection) -> (&'static str, Value, Value) {
+    match &inspection.verdict {
         Verdict::Accepted { reencoded } => ("accepted", Value::Null, json!(reencoded.is_ok())),
         Verdict::Refused(r) => (
             "refused",
             refusal_json(r, inspection.failed_in),
             Value::Null,
         ),
-    };
+    }
+}
+
+/// A decode or inspect result as JSON.
+#[must_use]
+pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
+    let (verdict, error, canonical) = verdict_json(inspection);
     json!({
         "target": target,
         "verdict": verdict,
@@ -280,14 +286,7 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
 /// refusal in the shape of [`refusal_json`].
 #[must_use]
 pub fn decoded_json(target: &str, inspection: &Inspection, value: Option<Value>) -> Value {
-    let (verdict, error, canonical) = match &inspection.verdict {
-        Verdict::Accepted { reencoded } => ("accepted", Value::Null, json!(reencoded.is_ok())),
-        Verdict::Refused(r) => (
-            "refused",
-            refusal_json(r, inspection.failed_in),
-            Value::Null,
-        ),
-    };
+    let (verdict, error, canonical) = verdict_json(inspection);
     json!({
         "target": target,
         "verdict": verdict,
