@@ -177,6 +177,7 @@ fn hex(bytes: &[u8]) -> String {
 
 impl<S: Stream> Stream for ValueRecorder<S> {
     const IS_READING: bool = S::IS_READING;
+    const SHOWS_VALUES: bool = true;
     type Error = S::Error;
 
     fn bit_offset(&self) -> u64 {

@@ -34,6 +34,12 @@ pub trait Stream {
     /// True for [`WriteStream`] and [`MeasureStream`]: the values are inputs.
     const IS_WRITING: bool = !Self::IS_READING;
 
+    /// True for streams that show the value they read (the harness's
+    /// `decode --json`): code that computes something only to hand it to
+    /// [`Stream::assigned`] (a quaternion from its codes) checks it first, so
+    /// that the codec's own readers never pay for it.
+    const SHOWS_VALUES: bool = false;
+
     /// What a refused operation returns: [`DecodeError`] for a reader,
     /// [`crate::EncodeError`] for a writer and a measure.
     type Error: Copy + core::fmt::Debug;

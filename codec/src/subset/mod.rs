@@ -130,7 +130,7 @@ pub const SLOT: &str = "slot";
 #[inline]
 fn payload<S: Stream, T: Indexed>(stream: &mut S, item: &mut T) -> Result<(), S::Error> {
     stream.enter(SLOT);
-    if S::IS_READING {
+    if S::IS_READING && S::SHOWS_VALUES {
         stream.assigned("index", &mut item.index());
     }
     stream.field_name(PAYLOAD);

@@ -97,7 +97,7 @@ impl Serialize for Object {
         }
         stream.field_name("orientation");
         self.orientation.serialize(stream)?;
-        if S::IS_READING {
+        if S::IS_READING && S::SHOWS_VALUES {
             stream.assigned("quaternion", &mut self.orientation.to_quaternion());
         }
         stream.field_name("at_rest");
