@@ -122,6 +122,27 @@ fn a_huge_wstring_length_is_refused_before_any_allocation() {
 }
 
 #[test]
+fn a_byte_run_too_long_for_the_input_is_refused_where_its_payload_starts() {
+    // A count of 3 in 2 bits (max 3), six bits of zero padding, then one
+    // byte of the three promised: refused at bit 8, where the bytes start,
+    // not at bit 2, where the count ends; nothing is allocated.
+    let bytes = [0x03, 0xAA];
+    let mut run = vec![1u8];
+    let mut stream = ReadStream::new(&bytes);
+    let err = codec::ops::list::serialize_byte_vec(&mut stream, &mut run, 3, "run").unwrap_err();
+    assert_eq!(err, DecodeError::PastEnd { at: 8 });
+    assert_eq!(run, vec![1]);
+    // Non-zero padding comes first in the stream, so it is what is refused.
+    let bytes = [0x07, 0xAA];
+    let mut stream = ReadStream::new(&bytes);
+    let err = codec::ops::list::serialize_byte_vec(&mut stream, &mut run, 3, "run").unwrap_err();
+    assert!(
+        matches!(err, DecodeError::NonZeroPadding { at: 2 }),
+        "{err:?}"
+    );
+}
+
+#[test]
 fn compressed_float_writer_rounds_half_up_without_fusing() {
     // The document's witness: 2^23 over [0, 16777215] at resolution 1 must
     // stay 2^23; a fused multiply-add moves it.

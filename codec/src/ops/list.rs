@@ -105,8 +105,10 @@ pub fn serialize_byte_vec<S: Stream + ?Sized>(
     if S::IS_WRITING {
         return stream.serialize_bytes(bytes);
     }
-    // The payload starts at the next byte boundary: at most 7 bits of
-    // padding come first.
+    // The payload starts at the next byte boundary: the padding is read
+    // (and refused when it is not zero) first, so that a run the input
+    // cannot hold is refused where its payload starts.
+    stream.serialize_align()?;
     let needed = u64::from(count).saturating_mul(8);
     if stream.bits_remaining() < needed {
         let at = stream.bit_offset();
