@@ -93,6 +93,11 @@ pub struct Field {
     pub kind: Kind,
     /// Its wire value (for byte runs, the first up to 8 bytes, little-endian).
     pub value: u64,
+    /// Which part of the value holds it (see [`Stream::enter`]): fields
+    /// of one part share the number, 0 is outside every part. A subset's
+    /// indices share the part of the field that holds the subset, so two
+    /// subsets one after the other are told apart.
+    pub part: u32,
 }
 
 impl Field {
@@ -132,6 +137,9 @@ pub struct RecordingStream<S> {
     /// is running (a ranged int, a check, ...).
     kind: Option<Kind>,
     map: FieldMap,
+    /// The parts open, innermost last, and the number the next gets.
+    parts: Vec<u32>,
+    next_part: u32,
 }
 
 impl<S: Stream> RecordingStream<S> {
@@ -143,6 +151,8 @@ impl<S: Stream> RecordingStream<S> {
             role: Role::Value,
             kind: None,
             map: FieldMap::default(),
+            parts: Vec::new(),
+            next_part: 1,
         }
     }
 
@@ -171,6 +181,7 @@ impl<S: Stream> RecordingStream<S> {
             role: self.role,
             kind,
             value,
+            part: self.parts.last().copied().unwrap_or(0),
         });
     }
 
@@ -229,6 +240,17 @@ impl<S: Stream> Stream for RecordingStream<S> {
 
     fn field_role(&mut self, role: Role) {
         self.role = role;
+    }
+
+    fn enter(&mut self, name: &'static str) {
+        self.parts.push(self.next_part);
+        self.next_part = self.next_part.wrapping_add(1);
+        self.inner.enter(name);
+    }
+
+    fn leave(&mut self) {
+        self.parts.pop();
+        self.inner.leave();
     }
 
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), S::Error> {

@@ -504,7 +504,11 @@ fn build<'a>(
                 .filter(|f| matches!(f.kind, Kind::Ranged { .. }))
                 .cloned()
                 .collect();
-            let pairs: Vec<&[Field]> = indices.windows(2).collect();
+            // Pairs of one subset: a later subset starts over.
+            let pairs: Vec<&[Field]> = indices
+                .windows(2)
+                .filter(|pair| pair[0].part == pair[1].part)
+                .collect();
             for pair in choose_some(pairs, u) {
                 let [previous, field] = pair else { continue };
                 let value = if class == Class::DuplicateIndex {
