@@ -28,6 +28,7 @@ all=(
     read_scenes:.:corpus/scenes
     read_scenes_entropy:.:corpus/scenes-entropy
     read_save:.:corpus/save
+    read_kinds:.:corpus/kinds
     read_stream_program:.:corpus/stream
     roundtrip_stream_program:.:-
     roundtrip_protocols:.:-

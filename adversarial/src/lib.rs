@@ -17,6 +17,7 @@ pub mod fixtures;
 pub mod flood;
 pub mod fuzz;
 pub mod generate;
+pub mod kinds;
 pub mod mutate;
 pub mod oracle;
 pub mod page;

@@ -1,6 +1,7 @@
 //! This crate's targets: every protocol of the codec.
 
 use crate::generate;
+use crate::kinds::KindsPacket;
 use crate::protocol::{self, inspect_with, record};
 use crate::target::{Framing, Inspection, Sample, Target, Verdict};
 use crate::value::ValueRecorder;
@@ -33,6 +34,10 @@ pub fn all() -> Vec<Box<dyn Target>> {
                 .about("the versioned game score save (LBP method), revisions 1 to 5"),
         ),
         Box::new(StreamTarget),
+        Box::new(
+            protocol::packet::<KindsPacket>("kinds")
+                .about("protocol \"kinds\": a field of every kind the derive declares"),
+        ),
     ]
 }
 

@@ -26,6 +26,11 @@ fn read_save() {
 }
 
 #[test]
+fn read_kinds() {
+    check!().for_each(|input: &[u8]| fuzz::read("kinds", input));
+}
+
+#[test]
 fn read_stream_program() {
     check!().for_each(|input: &[u8]| fuzz::read("stream", input));
 }
