@@ -3,7 +3,8 @@
 //! of every width up to 128 bits, raw widths up to 64, floats, compressed
 //! and fixed-point numbers, narrow and wide strings, byte runs, lists,
 //! arrays, options, nested types and enums, quaternions, all five subset
-//! strategies, conditional fields, alignment and checks).
+//! strategies, conditional fields, alignment and checks), framed with a
+//! 64-bit protocol id.
 //!
 //! The shipped protocols each use a few of these; this one exists so that
 //! the campaign, the structure-aware fuzz targets and the coverage of
@@ -198,9 +199,10 @@ pub struct Layout {
     pub last: bool,
 }
 
-/// Every packet of the protocol: variant order is the packet type.
+/// Every packet of the protocol: variant order is the packet type. The
+/// protocol id is 64 bits wide (the shipped protocols' are 32).
 #[derive(Clone, Debug, PartialEq, Packet)]
-#[packet(protocol_id = 0x4B49_4E44, max_bytes = 1200)]
+#[packet(protocol_id = 0x4B49_4E44_5F36_3401, max_bytes = 1200)]
 pub enum KindsPacket {
     /// Integers.
     Integers(Integers),
