@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of both packages for SECONDS (default 600), two at
 # a time (one per core of a 2-core machine), each from an empty corpus
-# directory plus the committed seeds where it has them, with AddressSanitizer
-# and the codec's dictionary, then prints the table docs/FUZZING.md keeps:
+# directory plus the committed seeds where it has them, with the codec's
+# dictionary (the raw readers with AddressSanitizer, the structure-aware
+# targets without it, as .ci/fuzz builds them), then prints the table docs/FUZZING.md keeps:
 # executions, executions per second, libFuzzer's final cov (edges) and ft
 # (features), the corpus it ended with and crashes.
 #
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${SECONDS_EACH:-600}
 game=adversarial/examples/game
-structured=(--no-trace-compares --target-dir fuzz/target/structured)
+structured=(-s none --no-trace-compares --target-dir fuzz/target/structured)
 
 # target:package:seeds:kind (seeds relative to the package; kind is raw or
 # structured, see .ci/fuzz).
