@@ -28,6 +28,11 @@ pub enum Kind {
     Double,
     /// One 32-bit group of a wider integer.
     Wide,
+    /// The most significant group of a ranged integer wider than 32 bits,
+    /// when some values of its width lie above the range: a value above
+    /// `max` here puts the whole offset out of range, which a reader
+    /// refuses at `from`, the integer's first bit.
+    WideTop { max: u32, from: u64 },
     /// Alignment padding, which must be zero.
     Padding,
     /// A serialize check of `label`.
@@ -56,6 +61,7 @@ impl Kind {
             Self::Float => "float",
             Self::Double => "double",
             Self::Wide => "wide",
+            Self::WideTop { .. } => "wide-top",
             Self::Padding => "padding",
             Self::Check { .. } => "check",
             Self::Bytes => "bytes",
@@ -71,6 +77,7 @@ impl Kind {
     pub fn max_legal(&self) -> Option<u64> {
         match *self {
             Self::Ranged { span, .. } => Some(u64::from(span)),
+            Self::WideTop { max, .. } => Some(u64::from(max)),
             Self::Compressed { format } => Some(u64::from(format.max_integer_value())),
             Self::StringLength { max } | Self::WideLength { max } => Some(u64::from(max)),
             _ => None,
@@ -358,6 +365,21 @@ impl<S: Stream> Stream for RecordingStream<S> {
         let start = self.map.fields.len();
         let result = ops::wide::serialize_ranged(self, value, min, max);
         self.mark_from(start, Kind::Wide);
+        // The span's top group, below all ones of its width, is the most
+        // a lie in that group may write and stay in range.
+        let span = (max as u128).wrapping_sub(min as u128);
+        let bits = ops::wide::bits_for_span128(span);
+        let top_bits = bits.wrapping_sub(1) % 32 + 1;
+        let top_max = span.checked_shr(bits.saturating_sub(top_bits)).unwrap_or(0) as u32;
+        let all_ones = u32::MAX >> (32 - top_bits);
+        let from = self.map.fields.get(start).map(|f| f.offset);
+        if let (true, Some(from), Some(top)) = (
+            result.is_ok() && bits > 0 && top_max < all_ones,
+            from,
+            self.map.fields.last_mut(),
+        ) {
+            top.kind = Kind::WideTop { max: top_max, from };
+        }
         result
     }
 

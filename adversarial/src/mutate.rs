@@ -300,8 +300,13 @@ impl Builder<'_> {
             let Some(max) = field.kind.max_legal() else {
                 continue;
             };
+            // A wide integer is refused at its first bit, not its top group's.
+            let at = match field.kind {
+                Kind::WideTop { from, .. } => from,
+                _ => field.offset,
+            };
             for value in values_above(max, field.width, u) {
-                self.rewrite(&field, value, owed(&["out-of-range"], field.offset));
+                self.rewrite(&field, value, owed(&["out-of-range"], at));
             }
         }
     }
@@ -394,8 +399,10 @@ fn build<'a>(
         Class::OutOfRangeCount => b.out_of_range(|f| f.role == Role::Count, u),
         Class::OutOfRangeValue => b.out_of_range(
             |f| {
-                matches!(f.kind, Kind::Ranged { .. } | Kind::Compressed { .. })
-                    && !has_own_class(f.role)
+                matches!(
+                    f.kind,
+                    Kind::Ranged { .. } | Kind::Compressed { .. } | Kind::WideTop { .. }
+                ) && !has_own_class(f.role)
             },
             u,
         ),

@@ -30,7 +30,7 @@ fn fill(kind: &Kind) -> &'static str {
         Kind::Compressed { .. } | Kind::Float | Kind::Double => "#a5d6a7",
         Kind::Bytes | Kind::StringPayload | Kind::WideUnit => "#ffcc80",
         Kind::StringLength { .. } | Kind::WideLength { .. } => "#80deea",
-        Kind::Bits | Kind::Wide => "#bcaaa4",
+        Kind::Bits | Kind::Wide | Kind::WideTop { .. } => "#bcaaa4",
     }
 }
 
