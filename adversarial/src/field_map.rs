@@ -28,10 +28,11 @@ pub enum Kind {
     Double,
     /// One 32-bit group of a wider integer.
     Wide,
-    /// The most significant group of a ranged integer wider than 32 bits,
-    /// when some values of its width lie above the range: a value above
-    /// `max` here puts the whole offset out of range, which a reader
-    /// refuses at `from`, the integer's first bit.
+    /// The most significant (or only) group of a ranged integer that
+    /// travels in 32-bit groups (64- and 128-bit ranges, fixed point), when
+    /// some values of its width lie above the range: a value above `max`
+    /// here puts the whole offset out of range, which a reader refuses at
+    /// `from`, the integer's first bit.
     WideTop { max: u32, from: u64 },
     /// Alignment padding, which must be zero.
     Padding,
