@@ -6,9 +6,13 @@
 //!   widths 1, 32, 7, 13, 3, 25, 8, 19, 4, 28, 11, 16, 2, 30, 6, 22 bits
 //!   (227 bits a group) while 256 bits remain, then read back the same way;
 //! - stream: the reference's 49-byte packet (three ranged ints, raw 7, 13
-//!   and 23-bit fields, a bool, three floats, a u64 and 17 aligned bytes),
-//!   written with fields varied by an LCG each time and read from 64
-//!   encodings in turn.
+//!   and 23-bit fields, a bool, three floats, a u64 and 17 aligned bytes);
+//! - int, bits and mixed packets of 14, 20 and 21 bytes, the packet shapes
+//!   the reference's ports time beside it (`packets.rs`).
+//!
+//! Every packet is written with its fields varied by the reference's LCG
+//! each time, and read from 64 encodings in turn; the encodings are checked
+//! (size, values read back) before anything is timed.
 //!
 //! `cargo bench -p codec --bench reference`; the closing table is what
 //! docs/BENCHMARKS.md records, beside the C++ figures of issue 11.
@@ -16,16 +20,19 @@
 //! instructions of each workload under cachegrind instead (one bitpacker
 //! pass, one packet), figures that repeat to the digit.
 
-#[path = "common/cachegrind.rs"]
+#[path = "../common/cachegrind.rs"]
 mod cachegrind;
-#[path = "../../adversarial/benches/common/criterion_results.rs"]
+#[path = "../../../adversarial/benches/common/criterion_results.rs"]
 #[allow(dead_code)] // its short defaults serve the other benchmarks
 mod criterion_results;
 
 use codec::bits::{BitReader, BitWriter};
-use codec::{ReadStream, Serialize, Stream, WriteStream};
+use codec::{ReadStream, WriteStream};
 use criterion::{black_box, Criterion, Throughput};
 use criterion_results::{figure, Results};
+
+mod packets;
+use packets::{BitsPacket, IntPacket, MixedPacket, StreamPacket, Workload};
 
 const BUFFER: usize = 64 * 1024;
 const WIDTHS: [u32; 16] = [1, 32, 7, 13, 3, 25, 8, 19, 4, 28, 11, 16, 2, 30, 6, 22];
@@ -66,84 +73,8 @@ fn read_bitpacker(buf: &[u8]) -> u64 {
     sum
 }
 
-/// The reference's benchmark packet.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct BenchPacket {
-    a: i32,
-    b: i32,
-    c: i32,
-    bits7: u32,
-    bits13: u32,
-    bits23: u32,
-    flag: bool,
-    x: f32,
-    y: f32,
-    z: f32,
-    big: u64,
-    blob: [u8; 17],
-}
-
-impl BenchPacket {
-    fn new() -> Self {
-        let mut blob = [0u8; 17];
-        for (i, b) in blob.iter_mut().enumerate() {
-            *b = (i * 31) as u8;
-        }
-        Self {
-            a: -37,
-            b: 12345,
-            c: 987_654,
-            bits7: 97,
-            bits13: 5000,
-            bits23: 1_234_567,
-            flag: true,
-            x: 1.5,
-            y: -3.25,
-            z: 100.125,
-            big: 0x1234_5678_9ABC_DEF0,
-            blob,
-        }
-    }
-
-    /// Most fields varied by a serially dependent generator, as the
-    /// reference does, so the compiler cannot fold the writes.
-    fn vary(&mut self, rng: u64) -> u64 {
-        let rng = rng
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.a = ((rng >> 8) & 63) as i32 - 32;
-        self.b = ((rng >> 16) & 65535) as i32;
-        self.c = ((rng >> 24) & 0xF_FFFF) as i32 - 500_000;
-        self.bits7 = rng as u32 & 127;
-        self.bits13 = (rng >> 3) as u32 & 8191;
-        self.bits23 = (rng >> 5) as u32 & 8_388_607;
-        self.flag = rng & 1 != 0;
-        self.x = (rng as u32 & 0xFFFF) as f32;
-        self.big = rng;
-        self.blob[0] = (rng >> 32) as u8;
-        rng
-    }
-}
-
-impl Serialize for BenchPacket {
-    fn serialize<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
-        s.serialize_int(&mut self.a, -100, 100)?;
-        s.serialize_int(&mut self.b, 0, 65535)?;
-        s.serialize_int(&mut self.c, -1_000_000, 1_000_000)?;
-        s.serialize_bits(&mut self.bits7, 7)?;
-        s.serialize_bits(&mut self.bits13, 13)?;
-        s.serialize_bits(&mut self.bits23, 23)?;
-        s.serialize_bool(&mut self.flag)?;
-        s.serialize_float(&mut self.x)?;
-        s.serialize_float(&mut self.y)?;
-        s.serialize_float(&mut self.z)?;
-        s.serialize_u64(&mut self.big)?;
-        s.serialize_bytes(&mut self.blob)
-    }
-}
-
 /// `PACKETS` packets written, each varied first; returns the bytes written.
-fn write_packets(packet: &mut BenchPacket, rng: &mut u64, out: &mut [u8]) -> usize {
+fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> usize {
     let mut total = 0;
     for _ in 0..PACKETS {
         *rng = packet.vary(*rng);
@@ -155,59 +86,100 @@ fn write_packets(packet: &mut BenchPacket, rng: &mut u64, out: &mut [u8]) -> usi
     total
 }
 
-/// `PACKETS` packets read, cycling through `encodings`.
-fn read_packets(encodings: &[Vec<u8>]) -> i64 {
-    let mut total = 0i64;
+/// `PACKETS` packets read, cycling through `encodings`; every decoded field
+/// is observed.
+fn read_packets<P: Workload>(encodings: &[Vec<u8>]) -> usize {
+    let mut total = 0;
     for i in 0..PACKETS as usize {
         let bytes = &encodings[i % VARIANTS];
-        let mut read = BenchPacket::default();
+        let mut read = P::default();
         read.serialize(&mut ReadStream::new(black_box(bytes)))
             .unwrap();
-        total += i64::from(black_box(&read).b);
+        black_box(&read);
+        total += 1;
     }
     total
 }
 
-/// The 64 encodings the read workload cycles through.
-fn encodings(packet: &mut BenchPacket, rng: &mut u64) -> Vec<Vec<u8>> {
-    (0..VARIANTS)
+/// The 64 encodings the read workload cycles through, from the LCG's
+/// first 64 states, and the packet they leave behind.
+fn encodings<P: Workload>() -> (P, Vec<Vec<u8>>) {
+    let mut packet = P::initial();
+    let mut rng = 1u64;
+    let encodings = (0..VARIANTS)
         .map(|_| {
-            *rng = packet.vary(*rng);
-            codec::to_vec(packet).unwrap()
+            rng = packet.vary(rng);
+            codec::to_vec(&mut packet).unwrap()
         })
-        .collect()
+        .collect();
+    (packet, encodings)
+}
+
+/// Checks a workload's encodings before anything is timed: the size the
+/// reference's packet has, and the values read back.
+fn check<P: Workload>(encodings: &[Vec<u8>]) {
+    let mut expected = P::initial();
+    let mut rng = 1u64;
+    for bytes in encodings {
+        rng = expected.vary(rng);
+        assert_eq!(bytes.len(), P::BYTES, "{} is {} bytes", P::NAME, P::BYTES);
+        assert_eq!(
+            codec::from_slice::<P>(bytes).unwrap(),
+            expected,
+            "{} reads back",
+            P::NAME
+        );
+    }
 }
 
 /// The flag that makes this binary run a workload instead of measuring.
 const RUN: &str = "--run-workload";
 
-/// Runs `rounds` rounds of one workload (the child under cachegrind).
-fn run(workload: &str, rounds: u64) {
-    let values = values();
-    let mut buf = vec![0u8; BUFFER];
-    write_bitpacker(&mut buf, &values);
-    let mut packet = BenchPacket::new();
+/// Runs `rounds` rounds of one direction of one packet workload.
+fn run_packets<P: Workload>(direction: &str, rounds: u64) {
+    let (mut packet, encodings) = encodings::<P>();
     let mut rng = 1u64;
-    let encodings = encodings(&mut packet, &mut rng);
     let mut out = [0u8; 256];
     for _ in 0..rounds {
-        match workload {
-            "bitpacker-write" => {
-                black_box(write_bitpacker(black_box(&mut buf), &values));
-            }
-            "bitpacker-read" => {
-                black_box(read_bitpacker(black_box(&buf)));
-            }
-            "stream-write" => {
-                black_box(write_packets(&mut packet, &mut rng, &mut out));
-            }
-            "stream-read" => {
-                black_box(read_packets(black_box(&encodings)));
-            }
-            other => panic!("no workload {other}"),
+        if direction == "write" {
+            black_box(write_packets(&mut packet, &mut rng, &mut out));
+        } else {
+            black_box(read_packets::<P>(black_box(&encodings)));
         }
     }
 }
+
+/// Runs `rounds` rounds of one workload (the child under cachegrind).
+fn run(workload: &str, rounds: u64) {
+    let (name, direction) = workload.rsplit_once('-').expect("<workload>-<direction>");
+    match name {
+        "bitpacker" => {
+            let values = values();
+            let mut buf = vec![0u8; BUFFER];
+            write_bitpacker(&mut buf, &values);
+            for _ in 0..rounds {
+                if direction == "write" {
+                    black_box(write_bitpacker(black_box(&mut buf), &values));
+                } else {
+                    black_box(read_bitpacker(black_box(&buf)));
+                }
+            }
+        }
+        StreamPacket::NAME => run_packets::<StreamPacket>(direction, rounds),
+        IntPacket::NAME => run_packets::<IntPacket>(direction, rounds),
+        BitsPacket::NAME => run_packets::<BitsPacket>(direction, rounds),
+        MixedPacket::NAME => run_packets::<MixedPacket>(direction, rounds),
+        other => panic!("no workload {other}"),
+    }
+}
+
+/// The packet workloads, by name.
+const PACKET_WORKLOADS: [&str; 4] = [
+    StreamPacket::NAME,
+    IntPacket::NAME,
+    BitsPacket::NAME,
+    MixedPacket::NAME,
+];
 
 /// Instructions per bitpacker pass and per packet, from a run of 20
 /// rounds less a run of none.
@@ -219,18 +191,37 @@ fn print_instructions() {
     const ROUNDS: u64 = 20;
     println!("\n| workload | instructions | per |");
     println!("|---|---|---|");
-    for (workload, per, units) in [
-        ("bitpacker-write", "64 KiB pass", 1),
-        ("bitpacker-read", "64 KiB pass", 1),
-        ("stream-write", "packet", PACKETS),
-        ("stream-read", "packet", PACKETS),
-    ] {
+    let mut rows = vec![
+        ("bitpacker-write".to_string(), "64 KiB pass", 1),
+        ("bitpacker-read".to_string(), "64 KiB pass", 1),
+    ];
+    for name in PACKET_WORKLOADS {
+        for direction in ["write", "read"] {
+            rows.push((format!("{name}-{direction}"), "packet", PACKETS));
+        }
+    }
+    for (workload, per, units) in rows {
         let count = |rounds: u64| {
-            cachegrind::instructions(&[RUN.to_string(), workload.to_string(), rounds.to_string()])
+            cachegrind::instructions(&[RUN.to_string(), workload.clone(), rounds.to_string()])
         };
         let per_unit = count(ROUNDS).saturating_sub(count(0)) as f64 / (ROUNDS * units) as f64;
         println!("| {workload} | {per_unit:.0} | {per} |");
     }
+}
+
+/// Times one packet workload both ways, after checking its encodings.
+fn bench_packets<P: Workload>(c: &mut Criterion) {
+    let (mut packet, encodings) = encodings::<P>();
+    check::<P>(&encodings);
+    let mut rng = 1u64;
+    let mut out = [0u8; 256];
+    let mut group = c.benchmark_group(P::NAME);
+    group.throughput(Throughput::Elements(PACKETS));
+    group.bench_function("write", |b| {
+        b.iter(|| write_packets(&mut packet, &mut rng, &mut out))
+    });
+    group.bench_function("read", |b| b.iter(|| read_packets::<P>(&encodings)));
+    group.finish();
 }
 
 fn bench(c: &mut Criterion) {
@@ -247,30 +238,10 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
-    let mut packet = BenchPacket::new();
-    let mut rng = 1u64;
-    let encodings = encodings(&mut packet, &mut rng);
-    assert_eq!(encodings[0].len(), 49, "the reference's packet is 49 bytes");
-    let mut group = c.benchmark_group("stream");
-    group.throughput(Throughput::Elements(PACKETS));
-    let mut out = [0u8; 256];
-    group.bench_function("write", |b| {
-        b.iter(|| write_packets(&mut packet, &mut rng, &mut out))
-    });
-    group.bench_function("read", |b| b.iter(|| read_packets(&encodings)));
-    group.finish();
-    assert_eq!(
-        codec::from_slice::<BenchPacket>(&encodings[3]).unwrap(),
-        {
-            let mut p = BenchPacket::new();
-            let mut r = 1;
-            for _ in 0..4 {
-                r = p.vary(r);
-            }
-            p
-        },
-        "the encodings read back"
-    );
+    bench_packets::<StreamPacket>(c);
+    bench_packets::<IntPacket>(c);
+    bench_packets::<BitsPacket>(c);
+    bench_packets::<MixedPacket>(c);
 }
 
 /// Throughput from the medians, beside the C++ reference at -O2 as issue
@@ -281,8 +252,14 @@ fn print_table(results: &Results, bitpacker_bytes: f64) {
     let rows = [
         ("bitpacker", "write", 1.49, "GB/s"),
         ("bitpacker", "read", 1.45, "GB/s"),
-        ("stream", "write", 34.0, "M packets/s"),
-        ("stream", "read", 69.0, "M packets/s"),
+        (StreamPacket::NAME, "write", 34.0, "M packets/s"),
+        (StreamPacket::NAME, "read", 69.0, "M packets/s"),
+        (IntPacket::NAME, "write", 68.0, "M packets/s"),
+        (IntPacket::NAME, "read", 99.0, "M packets/s"),
+        (BitsPacket::NAME, "write", 74.0, "M packets/s"),
+        (BitsPacket::NAME, "read", 131.0, "M packets/s"),
+        (MixedPacket::NAME, "write", 59.0, "M packets/s"),
+        (MixedPacket::NAME, "read", 97.0, "M packets/s"),
     ];
     for (group, direction, cpp, unit) in rows {
         let ours = results.median_ns(&[group, direction]).map(|ns| {
