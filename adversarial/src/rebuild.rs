@@ -93,7 +93,7 @@ fn ieee754_bits(value: &Value) -> Option<u64> {
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())

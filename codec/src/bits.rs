@@ -172,11 +172,14 @@ impl<'a> BitWriter<'a> {
 ///
 /// Each read loads the eight bytes at the byte holding its first bit as one
 /// little-endian word, shifts out the bits already read and masks the rest:
-/// no scratch to refill, one comparison for the load, and one counter (the
-/// position) to store. Within the last eight bytes the word is shifted out
-/// of the input's last word, loaded once, so the reader never looks past
-/// the end of its slice and needs no slack bytes. A read that needs more
-/// bits than remain is refused with [`DecodeError::PastEnd`].
+/// no scratch to refill, and one counter (the position) to store. While
+/// eight bytes remain from that byte on, the load's own bounds check is the
+/// only check: a read of at most 32 bits starting in the first of them ends
+/// inside them. Within the last eight bytes a read is checked against the
+/// bits left and its word is shifted out of the input's last word, loaded
+/// once, so the reader never looks past the end of its slice and needs no
+/// slack bytes. A read that needs more bits than remain is refused with
+/// [`DecodeError::PastEnd`].
 ///
 /// A reader that refills a 64-bit buffer was tried: it read the bitpacker
 /// loop 8 % faster, but a `serialize` compiled out of line must store its
@@ -185,6 +188,9 @@ impl<'a> BitWriter<'a> {
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     data: &'a [u8],
+    /// What the fast path loads from: `data`, until a poisoned reader
+    /// empties it, so that a load from it succeeding proves the read fits.
+    window: &'a [u8],
     /// Bits read so far.
     pos: u64,
     /// The bit where reading must stop: the input's length, until a
@@ -213,6 +219,7 @@ impl<'a> BitReader<'a> {
         };
         Self {
             data,
+            window: data,
             pos: 0,
             end: (data.len() as u64).saturating_mul(8),
             tail,
@@ -226,6 +233,7 @@ impl<'a> BitReader<'a> {
     #[inline]
     pub fn poison(&mut self) {
         self.end = self.pos;
+        self.window = &[];
     }
 
     /// Bits consumed so far.
@@ -253,14 +261,14 @@ impl<'a> BitReader<'a> {
     /// than eight remain: the input's last word shifted down, zeros above.
     /// It takes values, not `&self`, so that calling it does not pin the
     /// reader in memory.
+    ///
+    /// Only a read that fits asks for it, so `byte` is one of the last
+    /// eight and `skip` below 8, except on a poisoned reader asked for zero
+    /// bits, whose value is masked to nothing whatever the word.
     #[inline(always)]
     const fn tail_word(tail: u64, tail_start: usize, byte: usize) -> u64 {
         let skip = byte.wrapping_sub(tail_start);
-        if skip < 8 {
-            tail >> ((skip as u32).wrapping_mul(8) & 63)
-        } else {
-            0
-        }
+        tail >> ((skip as u32).wrapping_mul(8) & 63)
     }
 
     /// Reads `bits` bits (`0..=32`).
@@ -268,19 +276,25 @@ impl<'a> BitReader<'a> {
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32);
         let bits = bits.min(32);
-        if u64::from(bits) > self.end.wrapping_sub(self.pos) {
-            return Err(Self::past_end(self.pos));
-        }
         let byte = (self.pos >> 3) as usize;
         // `byte` is a bit position over 8, so `byte + 8` cannot overflow and
-        // the range costs one comparison.
+        // the range costs one comparison. That comparison is the only check
+        // of the fast path: when eight bytes from `byte` on exist, the read
+        // ends at most 7 + 32 bits into them, inside the input, and a
+        // poisoned reader has no window to load from.
         let word = match self
-            .data
+            .window
             .get(byte..byte.wrapping_add(8))
             .and_then(<[u8]>::first_chunk::<8>)
         {
             Some(word) => u64::from_le_bytes(*word),
-            None => Self::tail_word(self.tail, self.tail_start, byte),
+            None => {
+                if u64::from(bits) > self.end.wrapping_sub(self.pos) {
+                    core::hint::cold_path();
+                    return Err(Self::past_end(self.pos));
+                }
+                Self::tail_word(self.tail, self.tail_start, byte)
+            }
         };
         // At most 7 bits to shift out and 32 to keep: both fit the word.
         let value = ((word >> (self.pos & 7)) & low_mask(bits)) as u32;
@@ -301,6 +315,7 @@ impl<'a> BitReader<'a> {
     pub fn align(&mut self) -> Result<(), DecodeError> {
         let at = self.pos;
         if self.read_bits(self.padding_bits())? != 0 {
+            core::hint::cold_path();
             return Err(DecodeError::NonZeroPadding { at });
         }
         Ok(())
@@ -313,6 +328,7 @@ impl<'a> BitReader<'a> {
         debug_assert_eq!(self.pos & 7, 0);
         let bits = (count as u64).saturating_mul(8);
         if bits > self.bits_remaining() {
+            core::hint::cold_path();
             return Err(Self::past_end(self.pos));
         }
         let start = (self.pos / 8) as usize;

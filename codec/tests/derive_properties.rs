@@ -36,7 +36,7 @@ enum Mode {
 fn odd<S: Stream>(stream: &mut S, value: &mut u32) -> Result<(), S::Error> {
     let at = stream.bit_offset();
     let mut half = *value / 2;
-    if S::IS_WRITING && *value % 2 == 0 {
+    if S::IS_WRITING && (*value).is_multiple_of(2) {
         return Err(stream.refuse(DecodeError::OutOfRange { at }));
     }
     stream.serialize_bits(&mut half, 16)?;

@@ -37,6 +37,7 @@ pub fn serialize_check<S: Stream + ?Sized>(
     let mut found = expected;
     stream.serialize_bits(&mut found, 32)?;
     if S::IS_READING && found != expected {
+        core::hint::cold_path();
         return Err(stream.refuse(DecodeError::CheckMismatch { at, label, found }));
     }
     Ok(())

@@ -38,6 +38,9 @@ pub fn serialize_offset<S: Stream + ?Sized>(
     stream.serialize_bits(&mut wire, bits_for_span(max_offset))?;
     if S::IS_READING {
         if wire > max_offset {
+            // Laid out of the way: an accepted field then falls through to
+            // the next instead of taking a branch around its refusal.
+            core::hint::cold_path();
             return Err(stream.refuse(DecodeError::OutOfRange { at }));
         }
         *offset = wire;

@@ -145,6 +145,7 @@ where
     wide::serialize_groups(stream, &mut offset, wide::bits_for_span128(span))?;
     if S::IS_READING {
         if offset > span {
+            core::hint::cold_path();
             return Err(stream.refuse(DecodeError::OutOfRange { at }));
         }
         *value = T::try_from(base.wrapping_add(offset)).unwrap_or(min);

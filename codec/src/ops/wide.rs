@@ -95,6 +95,7 @@ pub fn serialize_ranged<S: Stream + ?Sized>(
     serialize_groups(stream, &mut offset, bits_for_span128(span))?;
     if S::IS_READING {
         if offset > span {
+            core::hint::cold_path();
             return Err(stream.refuse(DecodeError::OutOfRange { at }));
         }
         *value = base.wrapping_add(offset) as i128;
