@@ -187,10 +187,10 @@ impl<'a> BitWriter<'a> {
 /// stream packet about 30 % slower than this one.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
+    /// The input, until a poisoned reader empties it: a load from it that
+    /// succeeds proves the read fits, and a poisoned reader has nothing
+    /// left to read, not even an empty run of bytes past its position.
     data: &'a [u8],
-    /// What the fast path loads from: `data`, until a poisoned reader
-    /// empties it, so that a load from it succeeding proves the read fits.
-    window: &'a [u8],
     /// Bits read so far.
     pos: u64,
     /// The bit where reading must stop: the input's length, until a
@@ -219,7 +219,6 @@ impl<'a> BitReader<'a> {
         };
         Self {
             data,
-            window: data,
             pos: 0,
             end: (data.len() as u64).saturating_mul(8),
             tail,
@@ -227,13 +226,14 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    /// Leaves no bit to read: every later read of one bit or more is
-    /// refused. A reading stream poisons its reader when it refuses, so its
-    /// failure is sticky at no cost to the reads that succeed.
+    /// Leaves nothing to read: every later read of one bit or more, and
+    /// every read of bytes, is refused. A reading stream poisons its reader
+    /// when it refuses, so its failure is sticky at no cost to the reads
+    /// that succeed.
     #[inline]
     pub fn poison(&mut self) {
         self.end = self.pos;
-        self.window = &[];
+        self.data = &[];
     }
 
     /// Bits consumed so far.
@@ -281,9 +281,9 @@ impl<'a> BitReader<'a> {
         // the range costs one comparison. That comparison is the only check
         // of the fast path: when eight bytes from `byte` on exist, the read
         // ends at most 7 + 32 bits into them, inside the input, and a
-        // poisoned reader has no window to load from.
+        // poisoned reader has no data to load from.
         let word = match self
-            .window
+            .data
             .get(byte..byte.wrapping_add(8))
             .and_then(<[u8]>::first_chunk::<8>)
         {
