@@ -14,10 +14,10 @@
 
 use crate::error::{DecodeError, EncodeError};
 
-/// The mask of the low `bits` bits, for `bits` in `0..=32`.
+/// The mask of the low `bits` bits, for `bits` in `0..=63`.
 #[inline(always)]
 const fn low_mask(bits: u32) -> u64 {
-    // `bits <= 32`, so the shift cannot overflow a u64.
+    // `bits < 64`, so the shift cannot overflow a u64.
     (1u64 << (bits & 63)).wrapping_sub(1)
 }
 
@@ -300,6 +300,41 @@ impl<'a> BitReader<'a> {
         let value = ((word >> (self.pos & 7)) & low_mask(bits)) as u32;
         self.pos = self.pos.wrapping_add(u64::from(bits));
         Ok(value)
+    }
+
+    /// The widest read [`BitReader::read_wide`] makes with one load: eight
+    /// bytes hold it from any bit of their first byte.
+    pub const MAX_WIDE_BITS: u32 = 57;
+
+    /// Reads `bits` bits (`0..=57`) with one load: the value that reading
+    /// the same bits as a 32-bit group and the rest would give. `None`,
+    /// with nothing consumed, where they do not all fit (and on a poisoned
+    /// reader): the caller then makes those reads, which refuse where they
+    /// would.
+    #[inline(always)]
+    pub fn read_wide(&mut self, bits: u32) -> Option<u64> {
+        debug_assert!(bits <= Self::MAX_WIDE_BITS);
+        let bits = bits.min(Self::MAX_WIDE_BITS);
+        let byte = (self.pos >> 3) as usize;
+        // As in `read_bits`: eight bytes from the first one hold any read
+        // of at most 57 bits that starts in it; within the last eight, a
+        // read that fits lies in the last word.
+        let word = match self
+            .data
+            .get(byte..byte.wrapping_add(8))
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(word) => u64::from_le_bytes(*word),
+            None => {
+                if u64::from(bits) > self.end.wrapping_sub(self.pos) {
+                    return None;
+                }
+                Self::tail_word(self.tail, self.tail_start, byte)
+            }
+        };
+        let value = (word >> (self.pos & 7)) & low_mask(bits);
+        self.pos = self.pos.wrapping_add(u64::from(bits));
+        Some(value)
     }
 
     /// Bits up to the next byte boundary.

@@ -85,6 +85,21 @@ impl Stream for ReadStream<'_> {
         Ok(())
     }
 
+    /// One load for a field of up to 57 bits that fits (a game packet's
+    /// 48-bit timestamp, say), where every other stream reads a 32-bit
+    /// group and the rest; a field that does not fit is read as those
+    /// groups, which refuse where they would.
+    #[inline(always)]
+    fn serialize_bits64(&mut self, value: &mut u64, bits: u32) -> Result<(), DecodeError> {
+        if (1..=BitReader::MAX_WIDE_BITS).contains(&bits) {
+            if let Some(read) = self.reader.read_wide(bits) {
+                *value = read;
+                return Ok(());
+            }
+        }
+        crate::ops::wide::serialize_u64(self, value, bits)
+    }
+
     #[inline(always)]
     fn serialize_align(&mut self) -> Result<(), DecodeError> {
         if self.reader.padding_bits() == 0 {
