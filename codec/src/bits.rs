@@ -318,7 +318,9 @@ impl<'a> BitReader<'a> {
         let byte = (self.pos >> 3) as usize;
         // As in `read_bits`: eight bytes from the first one hold any read
         // of at most 57 bits that starts in it; within the last eight, a
-        // read that fits lies in the last word.
+        // read that fits lies in the last word. The fetch is written twice
+        // on purpose: one inline helper for both cost the small packets'
+        // reads 3 to 5 % (docs/BENCHMARKS.md, section 5).
         let word = match self
             .data
             .get(byte..byte.wrapping_add(8))
