@@ -339,6 +339,37 @@ impl<'a> BitReader<'a> {
         Some(value)
     }
 
+    /// The most bits [`BitReader::window`] shows: sixteen bytes hold them
+    /// from any bit of their first byte.
+    pub const WINDOW_BITS: u32 = 121;
+
+    /// The next [`BitReader::WINDOW_BITS`] bits, the next one lowest, when
+    /// the sixteen bytes from its byte on are in the input; `None` within
+    /// the last sixteen bytes and on a poisoned reader. Nothing is
+    /// consumed: a caller that keeps `n` of these bits moves past them with
+    /// [`BitReader::advance`].
+    #[inline(always)]
+    #[must_use]
+    pub fn window(&self) -> Option<u128> {
+        let byte = (self.pos >> 3) as usize;
+        let bytes = self
+            .data
+            .get(byte..byte.wrapping_add(16))
+            .and_then(<[u8]>::first_chunk::<16>)?;
+        Some(u128::from_le_bytes(*bytes) >> (self.pos & 7))
+    }
+
+    /// Moves past `bits` bits of the last [`BitReader::window`] (at most
+    /// [`BitReader::WINDOW_BITS`]); they lie inside the input, since the
+    /// window was there.
+    #[inline(always)]
+    pub fn advance(&mut self, bits: u32) {
+        debug_assert!(bits <= Self::WINDOW_BITS);
+        self.pos = self
+            .pos
+            .wrapping_add(u64::from(bits.min(Self::WINDOW_BITS)));
+    }
+
     /// Bits up to the next byte boundary.
     #[inline(always)]
     #[must_use]

@@ -63,6 +63,18 @@ pub enum Field {
         format: CompressedFloat,
         code: u32,
     },
+    /// Three compressed-float codes over one declaration, sent as a run
+    /// ([`Stream::serialize_compressed_codes`]).
+    CompressedCodes {
+        format: CompressedFloat,
+        codes: [u32; 3],
+    },
+    /// Four raw fields of `widths[i]` bits (each in `0..=32`), sent as a run
+    /// ([`Stream::serialize_bits_run`]).
+    BitsRun {
+        widths: [u32; 4],
+        values: [u32; 4],
+    },
     Align,
     Bytes(Vec<u8>),
     String {
@@ -128,6 +140,14 @@ impl Field {
                 format: *format,
                 code: 0,
             },
+            Self::CompressedCodes { format, .. } => Self::CompressedCodes {
+                format: *format,
+                codes: [0; 3],
+            },
+            Self::BitsRun { widths, .. } => Self::BitsRun {
+                widths: *widths,
+                values: [0; 4],
+            },
             Self::Align => Self::Align,
             Self::Bytes(bytes) => Self::Bytes(vec![0; bytes.len()]),
             Self::String { buffer_size, .. } => Self::String {
@@ -164,7 +184,10 @@ impl Field {
             Self::Fixed { .. } => "fixed",
             Self::Float { .. } => "float",
             Self::Double { .. } => "double",
-            Self::CompressedFloat { .. } | Self::CompressedCode { .. } => "compressed_float",
+            Self::CompressedFloat { .. }
+            | Self::CompressedCode { .. }
+            | Self::CompressedCodes { .. } => "compressed_float",
+            Self::BitsRun { .. } => "bits",
             Self::Align => "align",
             Self::Bytes(_) => "bytes",
             Self::String { .. } => "string",
@@ -196,6 +219,10 @@ impl Serialize for Field {
                 Ok(())
             }
             Self::CompressedCode { format, code } => stream.serialize_compressed_code(code, format),
+            Self::CompressedCodes { format, codes } => {
+                stream.serialize_compressed_codes(codes, format)
+            }
+            Self::BitsRun { widths, values } => stream.serialize_bits_run(values, *widths),
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

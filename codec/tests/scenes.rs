@@ -458,3 +458,42 @@ fn default_object_is_the_quantized_object_at_rest_at_the_origin() {
         Object::new([0.0; 3], [0.0, 0.0, 0.0, 1.0], [0.0; 3], [0.0; 3])
     );
 }
+
+/// A reader reserves room for a scene's objects from `AT_REST_BITS`, the
+/// fewest bits an object takes: it must be exactly an at-rest object's
+/// size, and a decoded scene's vector must then hold every object without
+/// having grown (its room is what the bits left could hold).
+#[test]
+fn at_rest_bits_is_the_smallest_object_and_a_decoded_scene_fits_its_room() {
+    let at_rest = codec::measure(&mut Object::default()).unwrap();
+    assert_eq!(u64::from(Object::AT_REST_BITS), at_rest);
+    let moving = codec::measure(&mut object_at(0).object).unwrap();
+    assert!(moving > at_rest, "{moving} bits moving, {at_rest} at rest");
+
+    let scene = Scene {
+        // At rest, so that the room is tight: a vector grown from empty
+        // would have room for 512.
+        slots: (0..300)
+            .map(|i| Slot {
+                index: i * 3,
+                object: Object::default(),
+            })
+            .collect(),
+    };
+    for layout in Layout::ALL {
+        let mut packet = ScenePacket {
+            strategy: layout,
+            scene: scene.clone(),
+        };
+        let bytes = packet::encode_to_vec(&mut packet).unwrap();
+        let read: ScenePacket = packet::decode(&bytes).unwrap();
+        assert_eq!(read, packet);
+        let room = bytes.len() * 8 / Object::AT_REST_BITS as usize;
+        assert!(
+            (300..=room).contains(&read.scene.slots.capacity()),
+            "{layout:?}: room for {} objects in {} bytes",
+            read.scene.slots.capacity(),
+            bytes.len()
+        );
+    }
+}

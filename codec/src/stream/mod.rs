@@ -253,6 +253,39 @@ pub trait Stream {
         ops::int::serialize_offset(self, code, format.max_integer_value())
     }
 
+    /// `N` compressed-float codes over one declaration in a row (a
+    /// position's three axes): what `N` calls of
+    /// [`Stream::serialize_compressed_code`] send, and refuse. A
+    /// [`ReadStream`] reads the run from one window where the input holds
+    /// it, and code by code, refusing where that would, where it does not.
+    #[inline(always)]
+    fn serialize_compressed_codes<const N: usize>(
+        &mut self,
+        codes: &mut [u32; N],
+        format: &CompressedFloat,
+    ) -> Result<(), Self::Error> {
+        for code in codes {
+            self.serialize_compressed_code(code, format)?;
+        }
+        Ok(())
+    }
+
+    /// `N` raw fields in a row, `values[i]` in `widths[i]` bits (each in
+    /// `0..=32`): what `N` calls of [`Stream::serialize_bits`] send. A
+    /// [`ReadStream`] reads the run from one window where the input holds
+    /// it.
+    #[inline(always)]
+    fn serialize_bits_run<const N: usize>(
+        &mut self,
+        values: &mut [u32; N],
+        widths: [u32; N],
+    ) -> Result<(), Self::Error> {
+        for (value, width) in values.iter_mut().zip(widths) {
+            self.serialize_bits(value, width)?;
+        }
+        Ok(())
+    }
+
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its
     /// length as `int(0, buffer_size - 1)`, then its bytes, aligned.
     #[inline]

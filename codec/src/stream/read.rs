@@ -3,6 +3,8 @@
 use super::Stream;
 use crate::bits::BitReader;
 use crate::error::DecodeError;
+use crate::ops::compressed_float::CompressedFloat;
+use crate::ops::int::bits_for_span;
 
 /// Reads a [`Serialize`](super::Serialize) value from untrusted bytes.
 ///
@@ -45,6 +47,42 @@ impl<'a> ReadStream<'a> {
     #[inline(always)]
     fn sticky<T>(&mut self, result: Result<T, DecodeError>) -> Result<T, DecodeError> {
         result.map_err(|err| self.refuse(err))
+    }
+}
+
+impl ReadStream<'_> {
+    /// The `N` fields of `widths[i]` bits that follow, read from one
+    /// window, when the window holds them all and each is at most
+    /// `maxes[i]`; then consumed. `None`, with nothing consumed, otherwise
+    /// (within the input's last sixteen bytes, on a failed stream, or for a
+    /// field out of range): the caller then reads field by field, which
+    /// refuses where it would. The widths and bounds are constants at every
+    /// caller, so each field costs a shift, a mask and a comparison, and
+    /// no branch is taken until the run is read.
+    #[inline(always)]
+    fn read_run<const N: usize>(&mut self, widths: [u32; N], maxes: [u32; N]) -> Option<[u32; N]> {
+        let total = widths
+            .iter()
+            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        if total > BitReader::WINDOW_BITS {
+            return None;
+        }
+        let window = self.reader.window()?;
+        let mut shift = 0u32;
+        let mut fits = true;
+        let mut read = [0u32; N];
+        for ((value, width), max) in read.iter_mut().zip(widths).zip(maxes) {
+            let width = width.min(32);
+            let mask = (1u64 << width).wrapping_sub(1);
+            *value = ((window >> (shift & 127)) as u64 & mask) as u32;
+            fits &= *value <= max;
+            shift = shift.wrapping_add(width);
+        }
+        if !fits {
+            return None;
+        }
+        self.reader.advance(total);
+        Some(read)
     }
 }
 
@@ -98,6 +136,39 @@ impl Stream for ReadStream<'_> {
             }
         }
         crate::ops::wide::serialize_u64(self, value, bits)
+    }
+
+    #[inline(always)]
+    fn serialize_compressed_codes<const N: usize>(
+        &mut self,
+        codes: &mut [u32; N],
+        format: &CompressedFloat,
+    ) -> Result<(), DecodeError> {
+        let max = format.max_integer_value();
+        if let Some(read) = self.read_run([bits_for_span(max); N], [max; N]) {
+            *codes = read;
+            return Ok(());
+        }
+        for code in codes {
+            self.serialize_compressed_code(code, format)?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn serialize_bits_run<const N: usize>(
+        &mut self,
+        values: &mut [u32; N],
+        widths: [u32; N],
+    ) -> Result<(), DecodeError> {
+        if let Some(read) = self.read_run(widths, [u32::MAX; N]) {
+            *values = read;
+            return Ok(());
+        }
+        for (value, width) in values.iter_mut().zip(widths) {
+            self.serialize_bits(value, width)?;
+        }
+        Ok(())
     }
 
     #[inline(always)]

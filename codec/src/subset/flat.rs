@@ -1,7 +1,7 @@
 //! Subsets with absolute indices: a bool per slot, a counted list, and a
 //! sentinel-terminated list.
 
-use super::{check_items, payload, read_item, Indexed};
+use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
 use crate::role::Role;
 use crate::stream::Stream;
@@ -26,7 +26,7 @@ pub fn bools<S: Stream, T: Indexed>(
         }
         return Ok(());
     }
-    let mut read = Vec::new();
+    let mut read = read_vec(stream, size);
     for index in 0..size {
         let mut send = false;
         stream.field_name("send");
@@ -80,7 +80,7 @@ pub fn counted<S: Stream, T: Indexed>(
         }
         return Ok(());
     }
-    let mut read = Vec::new();
+    let mut read = read_vec(stream, count);
     let mut previous = None;
     for _ in 0..count {
         let index = read_index(stream, previous, last)?;
@@ -110,7 +110,7 @@ pub fn sentinel<S: Stream, T: Indexed>(
         stream.field_role(Role::Sentinel);
         return crate::ops::ranged::Ranged::serialize_ranged(stream, &mut size.clone(), 0, size);
     }
-    let mut read = Vec::new();
+    let mut read = read_vec(stream, size);
     let mut previous = None;
     loop {
         let index = read_index(stream, previous, size)?;

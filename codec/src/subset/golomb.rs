@@ -32,7 +32,7 @@
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
 use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
-use super::{check_items, payload, read_item, Indexed};
+use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
 use crate::ops::int::bits_for_span;
 use crate::role::Role;
@@ -384,7 +384,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         }
     }
 
-    let mut read: Vec<T> = Vec::new();
+    let mut read: Vec<T> = read_vec(stream, size);
     let mut previous: i64 = -1;
     loop {
         let mut gap = 0;

@@ -33,6 +33,11 @@ pub trait Indexed {
     fn index(&self) -> u32;
     /// An item at `index` for a reader to fill with [`Indexed::serialize_value`].
     fn at(index: u32) -> Self;
+    /// The fewest bits any item's payload takes on the wire; 0 (the
+    /// default) when unknown. A reader reserves room for as many items as
+    /// the bits left could hold, so a subset is read with one allocation;
+    /// a bound above the truth would over-reserve, never misread.
+    const MIN_VALUE_BITS: u32 = 0;
     /// The item's payload, without its index.
     fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;
 }
@@ -97,6 +102,20 @@ fn check_items<S: Stream, T: Indexed>(
         }
     }
     Ok(())
+}
+
+/// The vector a reader reads a subset of `size` slots into: with room for
+/// as many items as the stream's bits left can hold, at
+/// [`Indexed::MIN_VALUE_BITS`] each, and never more than `size`. Growing
+/// one from empty took 3 to 9 allocations a scene and a copy of each
+/// (docs/BENCHMARKS.md, section 1). The room is bounded by the input's
+/// length, so a short packet never makes a reader allocate much.
+fn read_vec<S: Stream, T: Indexed>(stream: &S, size: u32) -> Vec<T> {
+    let room = stream
+        .bits_remaining()
+        .checked_div(u64::from(T::MIN_VALUE_BITS))
+        .unwrap_or(0);
+    Vec::with_capacity(usize::try_from(room.min(u64::from(size))).unwrap_or(0))
 }
 
 /// Reads one item and appends it at `index`, in place: building it on the

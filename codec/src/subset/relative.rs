@@ -2,7 +2,7 @@
 //! ended by the sentinel `size`. This ladder differs from the format's
 //! `int_relative`; the two are deliberately not shared.
 
-use super::{check_items, payload, read_item, Indexed};
+use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
 use crate::role::Role;
 use crate::stream::Stream;
@@ -66,7 +66,7 @@ pub fn relative<S: Stream, T: Indexed>(
         stream.field_role(Role::Sentinel);
         return serialize_difference(stream, &mut sentinel.saturating_sub(previous), last);
     }
-    let mut read = Vec::new();
+    let mut read = read_vec(stream, size);
     let mut previous: i64 = -1;
     loop {
         stream.field_name("relative_index");

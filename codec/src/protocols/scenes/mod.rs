@@ -77,6 +77,9 @@ impl Indexed for Slot {
         }
     }
 
+    /// An object at rest: three positions, the quaternion, the flag.
+    const MIN_VALUE_BITS: u32 = Object::AT_REST_BITS;
+
     #[inline]
     fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         self.object.serialize(stream)

@@ -1,7 +1,7 @@
 //! The scenes' object: a cube's compressed position, smallest-three
 //! orientation and, unless at rest, its velocities.
 
-use super::quaternion::SmallestThree;
+use super::quaternion::{SmallestThree, COMPONENT_BITS};
 use crate::ops::compressed_float::CompressedFloat;
 use crate::stream::{Serialize, Stream};
 
@@ -48,6 +48,10 @@ impl Object {
         angular_velocity: [ANGULAR_VELOCITY.quantize(0.0); 3],
     };
 
+    /// The bits of an object at rest, the fewest an object takes: three
+    /// position codes, the quaternion, the at-rest flag.
+    pub const AT_REST_BITS: u32 = 3 * POSITION.bits() + 2 + 3 * COMPONENT_BITS + 1;
+
     /// Quantizes a simulated object. It is at rest exactly when both of its
     /// velocities are zero vectors (the sample's rule).
     #[must_use]
@@ -92,9 +96,7 @@ impl Serialize for Object {
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         stream.field_name("position");
-        for code in &mut self.position {
-            stream.serialize_compressed_code(code, &POSITION)?;
-        }
+        stream.serialize_compressed_codes(&mut self.position, &POSITION)?;
         stream.field_name("orientation");
         self.orientation.serialize(stream)?;
         if S::IS_READING && S::SHOWS_VALUES {
@@ -104,13 +106,9 @@ impl Serialize for Object {
         stream.serialize_bool(&mut self.at_rest)?;
         if !self.at_rest {
             stream.field_name("linear_velocity");
-            for code in &mut self.linear_velocity {
-                stream.serialize_compressed_code(code, &LINEAR_VELOCITY)?;
-            }
+            stream.serialize_compressed_codes(&mut self.linear_velocity, &LINEAR_VELOCITY)?;
             stream.field_name("angular_velocity");
-            for code in &mut self.angular_velocity {
-                stream.serialize_compressed_code(code, &ANGULAR_VELOCITY)?;
-            }
+            stream.serialize_compressed_codes(&mut self.angular_velocity, &ANGULAR_VELOCITY)?;
         } else if S::IS_READING {
             self.linear_velocity = Self::AT_REST_AT_ORIGIN.linear_velocity;
             self.angular_velocity = Self::AT_REST_AT_ORIGIN.angular_velocity;

@@ -170,14 +170,15 @@ impl Serialize for SmallestThree {
             return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));
         }
         stream.field_role(crate::role::Role::Quaternion);
-        let mut largest = u32::from(wire.largest);
-        stream.serialize_bits(&mut largest, 2)?;
+        let [a, b, c] = wire.codes.map(u32::from);
+        let mut fields = [u32::from(wire.largest), a, b, c];
+        stream.serialize_bits_run(
+            &mut fields,
+            [2, COMPONENT_BITS, COMPONENT_BITS, COMPONENT_BITS],
+        )?;
+        let [largest, a, b, c] = fields;
         wire.largest = largest as u8;
-        for code in &mut wire.codes {
-            let mut bits = u32::from(*code);
-            stream.serialize_bits(&mut bits, COMPONENT_BITS)?;
-            *code = bits as u16;
-        }
+        wire.codes = [a as u16, b as u16, c as u16];
         if S::IS_READING {
             if !wire.is_valid() {
                 return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));

@@ -1,0 +1,163 @@
+//! A reading stream reads a run of fields (`serialize_compressed_codes`,
+//! `serialize_bits_run`) from one window where it can; it must then do
+//! exactly what reading the fields one by one does, on any input: whole,
+//! truncated, with codes out of range, or read by a stream that has failed.
+
+use codec::{CompressedFloat, DecodeError, ReadStream, Stream};
+use proptest::prelude::*;
+
+/// What a read did: the result, the values it left, where the stream
+/// stands, and what its next read says.
+#[derive(Debug, PartialEq)]
+struct Outcome<const N: usize> {
+    result: Result<(), DecodeError>,
+    values: [u32; N],
+    offset: u64,
+    remaining: u64,
+    next: Result<u32, DecodeError>,
+}
+
+/// A stream over `bytes` that has read `skip` bits already, and has failed
+/// when `fail` says so.
+fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
+    let mut stream = ReadStream::new(bytes);
+    let _ = stream.serialize_bits(&mut 0, skip);
+    if fail {
+        let _ = stream.refuse(DecodeError::OutOfRange { at: 0 });
+    }
+    stream
+}
+
+fn read<const N: usize>(
+    bytes: &[u8],
+    skip: u32,
+    fail: bool,
+    how: impl FnOnce(&mut ReadStream<'_>, &mut [u32; N]) -> Result<(), DecodeError>,
+) -> Outcome<N> {
+    let mut stream = stream(bytes, skip, fail);
+    let mut values = [0x5A5A_5A5A; N];
+    let result = how(&mut stream, &mut values);
+    let (offset, remaining) = (stream.bit_offset(), stream.bits_remaining());
+    let mut next = 0;
+    let next = stream.serialize_bits(&mut next, 3).map(|()| next);
+    Outcome {
+        result,
+        values,
+        offset,
+        remaining,
+        next,
+    }
+}
+
+/// Declarations whose top code is below, at, and just above a power of
+/// two, so that some codes of their width are out of range and some not;
+/// the scenes' three among them.
+fn format() -> impl Strategy<Value = CompressedFloat> {
+    prop::sample::select(vec![
+        CompressedFloat::new(-1000.0, 1000.0, 0.001),
+        CompressedFloat::new(-10.0, 10.0, 0.01),
+        CompressedFloat::new(-20.0, 20.0, 0.01),
+        CompressedFloat::new(0.0, 1.0, 1.0),
+        CompressedFloat::new(0.0, 255.0, 1.0),
+        CompressedFloat::new(0.0, 256.0, 1.0),
+        CompressedFloat::new(0.0, 16_777_215.0, 1.0),
+    ])
+}
+
+proptest! {
+    // Inputs of 0 to 40 bytes put the run both where sixteen bytes follow
+    // its first byte and within the last sixteen, where it may not fit.
+    #[test]
+    fn a_run_of_codes_reads_as_its_codes_one_by_one(
+        bytes in prop::collection::vec(any::<u8>(), 0..40),
+        skip in 0u32..=32,
+        fail in any::<bool>(),
+        format in format(),
+    ) {
+        prop_assert_eq!(
+            read::<3>(&bytes, skip, fail, |s, v| s.serialize_compressed_codes(v, &format)),
+            read::<3>(&bytes, skip, fail, |s, v| {
+                v.iter_mut().try_for_each(|code| s.serialize_compressed_code(code, &format))
+            })
+        );
+    }
+
+    // The same with codes at and around the declaration's top, written
+    // after `skip` bits and followed by 0 to 24 bytes: where a code one
+    // above the top must send the run down the field-by-field path.
+    #[test]
+    fn a_run_of_codes_at_the_top_reads_as_its_codes_one_by_one(
+        skip in 0u32..=32,
+        fail in any::<bool>(),
+        format in format(),
+        near in prop::array::uniform3(0u32..4),
+        tail in prop::collection::vec(any::<u8>(), 0..24),
+    ) {
+        let top = format.max_integer_value();
+        let width = 32 - top.leading_zeros();
+        let mut buf = vec![0u8; 64];
+        let mut writer = codec::bits::BitWriter::new(&mut buf);
+        writer.write_bits(0x2545_F491, skip).unwrap();
+        for offset in near {
+            // top - 1, top, top + 1, top + 2 (the last two where they fit).
+            let code = (u64::from(top) + u64::from(offset)).saturating_sub(1) as u32;
+            writer.write_bits(code, width).unwrap();
+        }
+        let len = writer.finish();
+        let mut bytes = buf[..len].to_vec();
+        bytes.extend_from_slice(&tail);
+        prop_assert_eq!(
+            read::<3>(&bytes, skip, fail, |s, v| s.serialize_compressed_codes(v, &format)),
+            read::<3>(&bytes, skip, fail, |s, v| {
+                v.iter_mut().try_for_each(|code| s.serialize_compressed_code(code, &format))
+            })
+        );
+    }
+
+    #[test]
+    fn a_run_of_bits_reads_as_its_fields_one_by_one(
+        bytes in prop::collection::vec(any::<u8>(), 0..40),
+        skip in 0u32..=32,
+        fail in any::<bool>(),
+        widths in prop::array::uniform5(0u32..=32),
+    ) {
+        prop_assert_eq!(
+            read::<5>(&bytes, skip, fail, |s, v| s.serialize_bits_run(v, widths)),
+            read::<5>(&bytes, skip, fail, |s, v| {
+                v.iter_mut().zip(widths).try_for_each(|(value, width)| s.serialize_bits(value, width))
+            })
+        );
+    }
+}
+
+#[test]
+fn a_run_reads_whole_with_sixteen_bytes_ahead_and_refuses_its_first_bad_code() {
+    // Three 21-bit codes over [-1000, 1000] at 0.001 (top code 2,000,000):
+    // 5, 2,000,000, 7, then padding to twenty bytes.
+    let position = CompressedFloat::new(-1000.0, 1000.0, 0.001);
+    let pack = |codes: [u64; 3]| {
+        let word = codes[0] | codes[1] << 21 | codes[2] << 42;
+        let mut bytes = word.to_le_bytes().to_vec();
+        bytes.resize(20, 0);
+        bytes
+    };
+    let bytes = pack([5, 2_000_000, 7]);
+    let mut stream = ReadStream::new(&bytes);
+    let mut codes = [0; 3];
+    stream
+        .serialize_compressed_codes(&mut codes, &position)
+        .unwrap();
+    assert_eq!(codes, [5, 2_000_000, 7]);
+    assert_eq!(stream.bit_offset(), 63);
+
+    // The second code one above the top: the first is kept, the second
+    // refused where it starts, the third untouched.
+    let bytes = pack([5, 2_000_001, 7]);
+    let mut stream = ReadStream::new(&bytes);
+    let mut codes = [9; 3];
+    assert_eq!(
+        stream.serialize_compressed_codes(&mut codes, &position),
+        Err(DecodeError::OutOfRange { at: 21 })
+    );
+    assert_eq!(codes, [5, 9, 9]);
+}
