@@ -103,6 +103,59 @@ impl<'a> BitWriter<'a> {
         Ok(())
     }
 
+    /// Writes the low `bits` bits of `value` (`bits` in `0..=64`) at once,
+    /// when they fit: what a run of narrower writes of the same bits would
+    /// write. Returns false, having written nothing, when they do not fit;
+    /// the caller then writes field by field and is refused at the field
+    /// that does not fit.
+    #[inline(always)]
+    pub fn write_wide(&mut self, value: u64, bits: u32) -> bool {
+        debug_assert!(bits <= 64);
+        let bits = bits.min(64);
+        if u64::from(bits) > self.left {
+            return false;
+        }
+        self.left = self.left.wrapping_sub(u64::from(bits));
+        let value = if bits == 64 {
+            value
+        } else {
+            value & low_mask(bits)
+        };
+        // Fewer than 32 bits pending, at most 64 added: at most 95 bits.
+        let mut pending =
+            u128::from(self.scratch) | (u128::from(value) << (self.scratch_bits & 31));
+        let mut count = self.scratch_bits.wrapping_add(bits);
+        // The capacity check above guarantees that every whole word of
+        // pending bits has room in the buffer.
+        if count >= 64 {
+            if let Some(word) = self
+                .buf
+                .get_mut(self.flushed..)
+                .and_then(|rest| rest.first_chunk_mut::<8>())
+            {
+                *word = (pending as u64).to_le_bytes();
+            }
+            self.flushed = self.flushed.wrapping_add(8);
+            pending >>= 64;
+            count = count.wrapping_sub(64);
+        }
+        if count >= 32 {
+            if let Some(word) = self
+                .buf
+                .get_mut(self.flushed..)
+                .and_then(|rest| rest.first_chunk_mut::<4>())
+            {
+                *word = (pending as u32).to_le_bytes();
+            }
+            self.flushed = self.flushed.wrapping_add(4);
+            pending >>= 32;
+            count = count.wrapping_sub(32);
+        }
+        self.scratch = pending as u64;
+        self.scratch_bits = count;
+        true
+    }
+
     /// Bits needed to reach the next byte boundary.
     #[inline(always)]
     #[must_use]

@@ -2,8 +2,11 @@
 //! `serialize_bits_run`) from one window where it can; it must then do
 //! exactly what reading the fields one by one does, on any input: whole,
 //! truncated, with codes out of range, or read by a stream that has failed.
+//! A writing stream writes a run with one write where it can; it must then
+//! write the very bytes, and refuse with the very error, that the fields
+//! written one by one do.
 
-use codec::{CompressedFloat, DecodeError, ReadStream, Stream};
+use codec::{CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream};
 use proptest::prelude::*;
 
 /// What a read did: the result, the values it left, where the stream
@@ -64,7 +67,63 @@ fn format() -> impl Strategy<Value = CompressedFloat> {
     ])
 }
 
+/// What a write did: the result, the bits written, and the bytes.
+fn write(
+    room: usize,
+    skip: u32,
+    how: impl FnOnce(&mut WriteStream<'_>) -> Result<(), EncodeError>,
+) -> (Result<(), EncodeError>, u64, Vec<u8>) {
+    let mut buf = vec![0u8; room];
+    let mut stream = WriteStream::new(&mut buf);
+    let prefix = stream.serialize_bits(&mut (0x6A09_E667 & ((1u64 << skip) - 1) as u32), skip);
+    let result = prefix.and_then(|()| how(&mut stream));
+    let bits = stream.bit_offset();
+    let len = stream.finish();
+    buf.truncate(len);
+    (result, bits, buf)
+}
+
 proptest! {
+    // Buffers of 0 to 20 bytes: the run fits, fits in part, or not at all;
+    // codes at the top or one above it.
+    #[test]
+    fn a_run_of_codes_writes_as_its_codes_one_by_one(
+        room in 0usize..=20,
+        skip in 0u32..=32,
+        format in format(),
+        picks in prop::array::uniform3(any::<u32>()),
+        near in prop::array::uniform3(0u32..6),
+    ) {
+        let top = format.max_integer_value();
+        // Half the codes anywhere in range, the rest near or above the top.
+        let codes: [u32; 3] = std::array::from_fn(|i| match near[i] {
+            0..=2 => picks[i] % top.saturating_add(1).max(1),
+            n => top.saturating_add(n - 3),
+        });
+        let run = write(room, skip, |s| s.serialize_compressed_codes(&mut codes.clone(), &format));
+        let one_by_one = write(room, skip, |s| {
+            codes.clone().iter_mut().try_for_each(|code| s.serialize_compressed_code(code, &format))
+        });
+        prop_assert_eq!(run, one_by_one);
+    }
+
+    #[test]
+    fn a_run_of_bits_writes_as_its_fields_one_by_one(
+        room in 0usize..=24,
+        skip in 0u32..=32,
+        widths in prop::array::uniform5(0u32..=32),
+        picks in prop::array::uniform5(any::<u32>()),
+    ) {
+        let values: [u32; 5] = std::array::from_fn(|i| {
+            (u64::from(picks[i]) & ((1u64 << widths[i]) - 1)) as u32
+        });
+        let run = write(room, skip, |s| s.serialize_bits_run(&mut values.clone(), widths));
+        let one_by_one = write(room, skip, |s| {
+            values.clone().iter_mut().zip(widths).try_for_each(|(value, width)| s.serialize_bits(value, width))
+        });
+        prop_assert_eq!(run, one_by_one);
+    }
+
     // Inputs of 0 to 40 bytes put the run both where sixteen bytes follow
     // its first byte and within the last sixteen, where it may not fit.
     #[test]

@@ -3,6 +3,8 @@
 use super::Stream;
 use crate::bits::BitWriter;
 use crate::error::{DecodeError, EncodeError};
+use crate::ops::compressed_float::CompressedFloat;
+use crate::ops::int::bits_for_span;
 
 /// Writes a [`Serialize`](super::Serialize) value into a caller's buffer,
 /// allocating nothing.
@@ -26,6 +28,31 @@ impl<'a> WriteStream<'a> {
     #[inline]
     pub fn finish(self) -> usize {
         self.writer.finish()
+    }
+}
+
+impl WriteStream<'_> {
+    /// Writes `values[i]` in `widths[i]` bits (each at most 32) with one
+    /// write when they add up to at most 64 bits and fit in the buffer;
+    /// false, with nothing written, otherwise. The widths are constants at
+    /// every caller, so the packing folds to shifts and ors.
+    #[inline(always)]
+    fn write_run<const N: usize>(&mut self, values: &[u32; N], widths: [u32; N]) -> bool {
+        let total = widths
+            .iter()
+            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        if total > 64 {
+            return false;
+        }
+        let mut packed = 0u64;
+        let mut shift = 0u32;
+        for (value, width) in values.iter().zip(widths) {
+            let width = width.min(32);
+            let field = u64::from(*value) & ((1u64 << width).wrapping_sub(1));
+            packed |= field << (shift & 63);
+            shift = shift.wrapping_add(width);
+        }
+        self.writer.write_wide(packed, total)
     }
 }
 
@@ -55,6 +82,42 @@ impl Stream for WriteStream<'_> {
             "value wider than its field"
         );
         self.writer.write_bits(*value, bits)
+    }
+
+    /// A run whose codes are all in range and fit in 64 bits is written
+    /// with one write; any other goes field by field, which refuses the
+    /// first code out of range, or the first that does not fit, as always.
+    #[inline(always)]
+    fn serialize_compressed_codes<const N: usize>(
+        &mut self,
+        codes: &mut [u32; N],
+        format: &CompressedFloat,
+    ) -> Result<(), EncodeError> {
+        let max = format.max_integer_value();
+        let width = bits_for_span(max);
+        let in_range = codes.iter().fold(true, |all, code| all & (*code <= max));
+        if in_range && self.write_run(codes, [width; N]) {
+            return Ok(());
+        }
+        for code in codes {
+            self.serialize_compressed_code(code, format)?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn serialize_bits_run<const N: usize>(
+        &mut self,
+        values: &mut [u32; N],
+        widths: [u32; N],
+    ) -> Result<(), EncodeError> {
+        if self.write_run(values, widths) {
+            return Ok(());
+        }
+        for (value, width) in values.iter_mut().zip(widths) {
+            self.serialize_bits(value, width)?;
+        }
+        Ok(())
     }
 
     #[inline(always)]
