@@ -412,6 +412,20 @@ impl<'a> BitReader<'a> {
         Some(u128::from_le_bytes(*bytes) >> (self.pos & 7))
     }
 
+    /// The next [`BitReader::MAX_WIDE_BITS`] bits, the next one lowest, when
+    /// the eight bytes from its byte on are in the input; `None` within the
+    /// last eight bytes and on a poisoned reader. Nothing is consumed.
+    #[inline(always)]
+    #[must_use]
+    pub fn window64(&self) -> Option<u64> {
+        let byte = (self.pos >> 3) as usize;
+        let bytes = self
+            .data
+            .get(byte..byte.wrapping_add(8))
+            .and_then(<[u8]>::first_chunk::<8>)?;
+        Some(u64::from_le_bytes(*bytes) >> (self.pos & 7))
+    }
+
     /// Moves past `bits` bits of the last [`BitReader::window`] (at most
     /// [`BitReader::WINDOW_BITS`]); they lie inside the input, since the
     /// window was there.

@@ -75,6 +75,13 @@ pub enum Field {
         widths: [u32; 4],
         values: [u32; 4],
     },
+    /// A unary count with `count * unit` below `room`
+    /// ([`Stream::serialize_unary`]).
+    Unary {
+        unit: u32,
+        room: u32,
+        count: u32,
+    },
     Align,
     Bytes(Vec<u8>),
     String {
@@ -148,6 +155,11 @@ impl Field {
                 widths: *widths,
                 values: [0; 4],
             },
+            Self::Unary { unit, room, .. } => Self::Unary {
+                unit: *unit,
+                room: *room,
+                count: 0,
+            },
             Self::Align => Self::Align,
             Self::Bytes(bytes) => Self::Bytes(vec![0; bytes.len()]),
             Self::String { buffer_size, .. } => Self::String {
@@ -188,6 +200,7 @@ impl Field {
             | Self::CompressedCode { .. }
             | Self::CompressedCodes { .. } => "compressed_float",
             Self::BitsRun { .. } => "bits",
+            Self::Unary { .. } => "unary",
             Self::Align => "align",
             Self::Bytes(_) => "bytes",
             Self::String { .. } => "string",
@@ -223,6 +236,7 @@ impl Serialize for Field {
                 stream.serialize_compressed_codes(codes, format)
             }
             Self::BitsRun { widths, values } => stream.serialize_bits_run(values, *widths),
+            Self::Unary { unit, room, count } => stream.serialize_unary(count, *unit, *room),
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

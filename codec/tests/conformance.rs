@@ -289,8 +289,10 @@ fn matches(field: &Field, expected: &str, in_sequence: bool) -> Result<bool, Str
             let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
             number(spelled)? == i128::from(*bits)
         }
-        Field::CompressedCodes { .. } | Field::BitsRun { .. } => {
-            return Err("a run is this crate's operation; no vector names one".into())
+        Field::CompressedCodes { .. } | Field::BitsRun { .. } | Field::Unary { .. } => {
+            return Err(
+                "runs and unary counts are this crate's operations; no vector names one".into(),
+            )
         }
         Field::Align => expected == if in_sequence { "-" } else { "0" },
         Field::Object(_) | Field::Check(_) => expected == "-",

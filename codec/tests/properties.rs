@@ -162,7 +162,26 @@ fn degenerate_field() -> impl Strategy<Value = Field> {
             widths: [0; 4],
             values: [0; 4]
         }),
+        // Room for a count of zero only.
+        (1u32..100).prop_map(|unit| Field::Unary {
+            unit,
+            room: 1,
+            count: 0
+        }),
     ]
+}
+
+/// Unary counts: a unit, a room, and a count that keeps below it, from
+/// zero to past a 64-bit window.
+fn unary_field() -> impl Strategy<Value = Field> {
+    (1u32..=130, 1u32..=2000, any::<u32>()).prop_map(|(unit, room, pick)| {
+        let most = (room - 1) / unit;
+        Field::Unary {
+            unit,
+            room,
+            count: pick % (most + 1),
+        }
+    })
 }
 
 /// Runs: three codes over a compressed-float declaration, four raw fields
@@ -225,6 +244,7 @@ fn leaf_field() -> impl Strategy<Value = Field> {
         proptest::sample::select(vec!["end of packet", "object", "a", ""]).prop_map(Field::Check),
         degenerate_field(),
         run_field(),
+        unary_field(),
     ]
 }
 
@@ -288,6 +308,7 @@ fn poisoned(field: &Field) -> Field {
             *codes = [format.max_integer_value().saturating_add(1); 3];
         }
         Field::BitsRun { values, .. } => *values = [0xA5A5_A5A5; 4],
+        Field::Unary { count, .. } => *count = u32::MAX,
         _ => {}
     }
     field

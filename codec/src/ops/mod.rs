@@ -13,5 +13,6 @@ pub mod int_relative;
 pub mod list;
 pub mod ranged;
 pub mod string;
+pub mod unary;
 pub mod wide;
 pub mod wstring;

@@ -253,6 +253,20 @@ pub trait Stream {
         ops::int::serialize_offset(self, code, format.max_integer_value())
     }
 
+    /// A unary count, `count` one-bits then a zero-bit, with `count * unit`
+    /// below `room` (a Golomb quotient that must not pass the set's end):
+    /// [`ops::unary::serialize_unary`]. A [`ReadStream`] counts the ones of
+    /// one window at once where the window holds the whole count.
+    #[inline(always)]
+    fn serialize_unary(
+        &mut self,
+        count: &mut u32,
+        unit: u32,
+        room: u32,
+    ) -> Result<(), Self::Error> {
+        ops::unary::serialize_unary(self, count, unit, room)
+    }
+
     /// `N` compressed-float codes over one declaration in a row (a
     /// position's three axes): what `N` calls of
     /// [`Stream::serialize_compressed_code`] send, and refuse. A

@@ -276,27 +276,20 @@ fn serialize_gap<S: Stream>(
     gap: &mut u32,
 ) -> Result<(), S::Error> {
     let at = stream.bit_offset();
-    let v = gap.saturating_sub(1);
-    let mut quotient = v.checked_div(m).unwrap_or(0);
-    let mut remainder = v.checked_rem(m).unwrap_or(0);
+    // A reader has no gap to divide yet.
+    let (mut quotient, mut remainder) = if S::IS_WRITING {
+        let v = gap.saturating_sub(1);
+        (v.checked_div(m).unwrap_or(0), v.checked_rem(m).unwrap_or(0))
+    } else {
+        (0, 0)
+    };
     // The largest gap that stays at or below the sentinel.
     let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
     let too_far = |stream: &mut S| stream.refuse(DecodeError::OutOfRange { at });
 
-    // Unary quotient: ones, then a zero.
-    let mut count = 0u32;
-    loop {
-        let mut one = count < quotient;
-        stream.serialize_bool(&mut one)?;
-        if !one {
-            break;
-        }
-        count = count.saturating_add(1);
-        if S::IS_READING && count.saturating_mul(m) >= room {
-            return Err(too_far(stream));
-        }
-    }
-    quotient = count;
+    // Unary quotient: ones, then a zero; refused (at the gap's first bit)
+    // as soon as the quotient alone would reach past the sentinel.
+    stream.serialize_unary(&mut quotient, m, room)?;
 
     if m > 1 {
         let b = bits_for_span(m.wrapping_sub(1));
