@@ -146,7 +146,10 @@ fn packets(c: &mut criterion::Criterion, packet_type: u8) -> Block {
     group.finish();
     Block {
         packets: batch.inputs.len(),
-        about: "the article's packet, 64 different values".to_string(),
+        about: format!(
+            "the article's packet, {} different values",
+            batch.inputs.len()
+        ),
         name: batch.name,
         rows,
     }
