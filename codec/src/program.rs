@@ -82,6 +82,13 @@ pub enum Field {
         room: u32,
         count: u32,
     },
+    /// A gap in `1..=room` as a Golomb code with parameter `m`
+    /// ([`Stream::serialize_golomb`]).
+    Golomb {
+        m: u32,
+        room: u32,
+        gap: u32,
+    },
     Align,
     Bytes(Vec<u8>),
     String {
@@ -160,6 +167,11 @@ impl Field {
                 room: *room,
                 count: 0,
             },
+            Self::Golomb { m, room, .. } => Self::Golomb {
+                m: *m,
+                room: *room,
+                gap: 0,
+            },
             Self::Align => Self::Align,
             Self::Bytes(bytes) => Self::Bytes(vec![0; bytes.len()]),
             Self::String { buffer_size, .. } => Self::String {
@@ -201,6 +213,7 @@ impl Field {
             | Self::CompressedCodes { .. } => "compressed_float",
             Self::BitsRun { .. } => "bits",
             Self::Unary { .. } => "unary",
+            Self::Golomb { .. } => "golomb",
             Self::Align => "align",
             Self::Bytes(_) => "bytes",
             Self::String { .. } => "string",
@@ -237,6 +250,7 @@ impl Serialize for Field {
             }
             Self::BitsRun { widths, values } => stream.serialize_bits_run(values, *widths),
             Self::Unary { unit, room, count } => stream.serialize_unary(count, *unit, *room),
+            Self::Golomb { m, room, gap } => stream.serialize_golomb(gap, *m, *room),
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

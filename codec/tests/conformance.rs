@@ -289,9 +289,13 @@ fn matches(field: &Field, expected: &str, in_sequence: bool) -> Result<bool, Str
             let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
             number(spelled)? == i128::from(*bits)
         }
-        Field::CompressedCodes { .. } | Field::BitsRun { .. } | Field::Unary { .. } => {
+        Field::CompressedCodes { .. }
+        | Field::BitsRun { .. }
+        | Field::Unary { .. }
+        | Field::Golomb { .. } => {
             return Err(
-                "runs and unary counts are this crate's operations; no vector names one".into(),
+                "runs, unary and Golomb codes are this crate's operations; no vector names one"
+                    .into(),
             )
         }
         Field::Align => expected == if in_sequence { "-" } else { "0" },

@@ -171,6 +171,24 @@ fn degenerate_field() -> impl Strategy<Value = Field> {
     ]
 }
 
+/// Golomb codes: every parameter of scene E's table and a few more, a
+/// room, and a gap in it.
+fn golomb_field() -> impl Strategy<Value = Field> {
+    let parameters = vec![
+        0u32, 1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 41, 58, 82, 128, 1000,
+    ];
+    (
+        proptest::sample::select(parameters),
+        1u32..=1025,
+        any::<u32>(),
+    )
+        .prop_map(|(m, room, pick)| Field::Golomb {
+            m,
+            room,
+            gap: 1 + pick % room,
+        })
+}
+
 /// Unary counts: a unit, a room, and a count that keeps below it, from
 /// zero to past a 64-bit window.
 fn unary_field() -> impl Strategy<Value = Field> {
@@ -245,6 +263,7 @@ fn leaf_field() -> impl Strategy<Value = Field> {
         degenerate_field(),
         run_field(),
         unary_field(),
+        golomb_field(),
     ]
 }
 
@@ -309,6 +328,7 @@ fn poisoned(field: &Field) -> Field {
         }
         Field::BitsRun { values, .. } => *values = [0xA5A5_A5A5; 4],
         Field::Unary { count, .. } => *count = u32::MAX,
+        Field::Golomb { gap, .. } => *gap = 0,
         _ => {}
     }
     field

@@ -4,10 +4,11 @@
 //! truncated, with codes out of range, or read by a stream that has failed.
 //! A writing stream writes a run with one write where it can; it must then
 //! write the very bytes, and refuse with the very error, that the fields
-//! written one by one do. A reading stream counts a unary count's ones in
-//! one window where it can; it must then do what reading them bit by bit
-//! does.
+//! written one by one do. A reading stream counts a unary count's ones,
+//! and decodes a whole Golomb code, from one window where it can; it must
+//! then do what reading them bit by bit does.
 
+use codec::ops::golomb::serialize_golomb;
 use codec::ops::unary::serialize_unary;
 use codec::{CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream};
 use proptest::prelude::*;
@@ -211,6 +212,44 @@ proptest! {
             prop_assert_eq!(
                 read::<1>(bytes, skip, fail, |s, v| s.serialize_unary(&mut v[0], unit, room)),
                 read::<1>(bytes, skip, fail, |s, v| serialize_unary(s, &mut v[0], unit, room))
+            );
+        }
+    }
+
+    // Codes of gaps written with each parameter, then read against rooms
+    // they fit or break, whole or cut short; and random bytes.
+    #[test]
+    fn a_golomb_code_reads_as_its_fields_one_by_one(
+        skip in 0u32..=32,
+        fail in any::<bool>(),
+        m in prop::sample::select(vec![0u32, 1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 41, 58, 82, 128, 1000]),
+        gap in 1u32..=1100,
+        room in 1u32..=1100,
+        edge in 0u32..3,
+        tail in prop::collection::vec(any::<u8>(), 0..12),
+        noise in any::<bool>(),
+    ) {
+        let mut buf = vec![0u8; 256];
+        let mut stream = WriteStream::new(&mut buf);
+        stream.serialize_bits(&mut (0x2545_F491 & ((1u64 << skip) - 1) as u32), skip).unwrap();
+        stream.serialize_golomb(&mut gap.clone(), m, u32::MAX).unwrap();
+        let len = stream.finish();
+        let mut bytes = buf[..len].to_vec();
+        bytes.extend_from_slice(&tail);
+        if noise {
+            bytes.iter_mut().zip(&tail).for_each(|(b, t)| *b ^= t.rotate_left(3));
+        }
+        // A third of the rooms anywhere, the rest at the gap and one below.
+        let room = match edge {
+            0 => room,
+            1 => gap,
+            _ => gap - 1,
+        };
+        for cut in [bytes.len(), bytes.len().saturating_sub(tail.len() + 1)] {
+            let bytes = &bytes[..cut];
+            prop_assert_eq!(
+                read::<1>(bytes, skip, fail, |s, v| s.serialize_golomb(&mut v[0], m, room)),
+                read::<1>(bytes, skip, fail, |s, v| serialize_golomb(s, &mut v[0], m, room))
             );
         }
     }

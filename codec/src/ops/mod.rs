@@ -8,6 +8,7 @@
 pub mod check;
 pub mod compressed_float;
 pub mod fixed;
+pub mod golomb;
 pub mod int;
 pub mod int_relative;
 pub mod list;

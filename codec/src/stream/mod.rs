@@ -267,6 +267,15 @@ pub trait Stream {
         ops::unary::serialize_unary(self, count, unit, room)
     }
 
+    /// `gap`, in `1..=room`, as a Golomb code with parameter `m`:
+    /// [`ops::golomb::serialize_golomb`]. A [`ReadStream`] decodes the whole
+    /// code from one window where the window holds it, without a branch on
+    /// its bits.
+    #[inline(always)]
+    fn serialize_golomb(&mut self, gap: &mut u32, m: u32, room: u32) -> Result<(), Self::Error> {
+        ops::golomb::serialize_golomb(self, gap, m, room)
+    }
+
     /// `N` compressed-float codes over one declaration in a row (a
     /// position's three axes): what `N` calls of
     /// [`Stream::serialize_compressed_code`] send, and refuse. A

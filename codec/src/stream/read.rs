@@ -138,6 +138,55 @@ impl Stream for ReadStream<'_> {
         crate::ops::wide::serialize_u64(self, value, bits)
     }
 
+    /// The whole code from one window: the quotient's ones counted at once,
+    /// and the remainder's extra bit taken or not by a select, since
+    /// whether a remainder needs it is as random as the gaps. A code the
+    /// window does not hold, or that breaks its bound, is read field by
+    /// field, which refuses where it always has.
+    #[inline(always)]
+    fn serialize_golomb(&mut self, gap: &mut u32, m: u32, room: u32) -> Result<(), DecodeError> {
+        if let Some(window) = self.reader.window64() {
+            let quotient = window.trailing_ones();
+            let (value, used, held) = if m > 1 {
+                let (b, short) = crate::ops::golomb::truncated_binary(m);
+                // The remainder's first b - 1 bits, then maybe one more.
+                let first = b.wrapping_sub(1);
+                let rest = window >> (quotient.wrapping_add(1) & 63);
+                let high = (rest & ((1u64 << (first & 63)).wrapping_sub(1))) as u32;
+                let extra = high >= short;
+                let low = ((rest >> (first & 63)) & 1) as u32;
+                let remainder = if extra {
+                    ((high << 1) | low).wrapping_sub(short)
+                } else {
+                    high
+                };
+                let used = quotient.wrapping_add(b).wrapping_add(u32::from(extra));
+                (
+                    remainder,
+                    used,
+                    quotient.saturating_add(1).saturating_add(b),
+                )
+            } else {
+                (0, quotient.wrapping_add(1), quotient.saturating_add(1))
+            };
+            // The window holds the ones, their zero and the remainder.
+            // Two 32-bit factors and two small terms: no u64 overflows.
+            let gap_read = u64::from(quotient)
+                .wrapping_mul(u64::from(m.max(1)))
+                .wrapping_add(u64::from(value))
+                .wrapping_add(1);
+            if held <= BitReader::MAX_WIDE_BITS
+                && crate::ops::unary::below(quotient, m.max(1), room)
+                && gap_read <= u64::from(room)
+            {
+                self.reader.advance(used);
+                *gap = gap_read as u32;
+                return Ok(());
+            }
+        }
+        crate::ops::golomb::serialize_golomb(self, gap, m, room)
+    }
+
     /// The ones of one window counted at once, where the window holds the
     /// count and its zero and the count keeps its bound; anything else is
     /// read bit by bit, which refuses where it always has.

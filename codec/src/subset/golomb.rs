@@ -266,8 +266,9 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
     lengths
 };
 
-/// The Golomb code of `v` with parameter `m`. A reader refuses the gap as
-/// soon as `previous + gap` would pass the sentinel `size`.
+/// The Golomb code of `gap - 1` with parameter `m`. A reader refuses the
+/// gap as soon as `previous + gap` would pass the sentinel `size`.
+#[inline(always)]
 fn serialize_gap<S: Stream>(
     stream: &mut S,
     m: u32,
@@ -275,51 +276,9 @@ fn serialize_gap<S: Stream>(
     previous: i64,
     gap: &mut u32,
 ) -> Result<(), S::Error> {
-    let at = stream.bit_offset();
-    // A reader has no gap to divide yet.
-    let (mut quotient, mut remainder) = if S::IS_WRITING {
-        let v = gap.saturating_sub(1);
-        (v.checked_div(m).unwrap_or(0), v.checked_rem(m).unwrap_or(0))
-    } else {
-        (0, 0)
-    };
     // The largest gap that stays at or below the sentinel.
     let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
-    let too_far = |stream: &mut S| stream.refuse(DecodeError::OutOfRange { at });
-
-    // Unary quotient: ones, then a zero; refused (at the gap's first bit)
-    // as soon as the quotient alone would reach past the sentinel.
-    stream.serialize_unary(&mut quotient, m, room)?;
-
-    if m > 1 {
-        let b = bits_for_span(m.wrapping_sub(1));
-        let short = (1u32 << b).wrapping_sub(m);
-        let mut high = if remainder < short {
-            remainder
-        } else {
-            remainder.wrapping_add(short) >> 1
-        };
-        stream.serialize_bits(&mut high, b.wrapping_sub(1))?;
-        if high >= short {
-            let mut low = remainder.wrapping_add(short) & 1;
-            stream.serialize_bits(&mut low, 1)?;
-            remainder = ((high << 1) | low).wrapping_sub(short);
-        } else {
-            remainder = high;
-        }
-    }
-
-    let read = quotient
-        .saturating_mul(m)
-        .saturating_add(remainder)
-        .saturating_add(1);
-    if S::IS_READING {
-        if read > room {
-            return Err(too_far(stream));
-        }
-        *gap = read;
-    }
-    Ok(())
+    stream.serialize_golomb(gap, m, room)
 }
 
 /// A Golomb-coded subset with the parameter `parameter` (an index into
