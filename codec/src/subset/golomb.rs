@@ -32,6 +32,7 @@
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
 use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
+use super::gap_counts;
 use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
 use crate::ops::int::bits_for_span;
@@ -73,6 +74,13 @@ pub const GOLOMB_PARAMETERS: [(CodedSet, u32); 16] = [
 /// The highest parameter index.
 const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
 
+/// The fewest gaps both coded sets must have for [`best_parameter`] to
+/// count them by value: the counts' 8 KiB of tables cost about 250 ns to
+/// clear, which a set of a few dozen gaps does not earn back (scene E's
+/// encode at 1 % density took 1.6 times as long with them, at 50 % 0.64
+/// times; docs/BENCHMARKS.md, section 1).
+const BY_VALUE_FROM: usize = 256;
+
 /// The parameter that codes `items`' indices in the fewest bits (ties go
 /// to the lower entry): what a sender calls on each new set before
 /// encoding it.
@@ -87,8 +95,19 @@ pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
     let absent_gaps = (size as usize)
         .saturating_add(1)
         .saturating_sub(items.len());
-    let count_present = || count_entries(&PRESENT_LENGTHS, items, size, CodedSet::Present);
-    let count_absent = || count_entries(&ABSENT_LENGTHS, items, size, CodedSet::Absent);
+    // Where both sets have many gaps, both are counted by value in one
+    // pass (where the items allow it); else gap by gap.
+    let counted = (present_gaps.min(absent_gaps) >= BY_VALUE_FROM)
+        .then(|| gap_counts::count(items, size))
+        .flatten();
+    let count_present = || match &counted {
+        Some((present, _)) => present.totals(&PRESENT_LENGTHS),
+        None => count_entries(&PRESENT_LENGTHS, items, size, CodedSet::Present),
+    };
+    let count_absent = || match &counted {
+        Some((_, absent)) => absent.totals(&ABSENT_LENGTHS),
+        None => count_entries(&ABSENT_LENGTHS, items, size, CodedSet::Absent),
+    };
     let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
     let (present, absent) = if present_gaps <= absent_gaps {
         let present = count_present();
@@ -138,7 +157,7 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
 /// The bits of the gaps of `set` under each of `lengths`, counted in one
 /// pass: the lanes share each gap, so the inner loop has no branch and
 /// compiles to vector code.
-fn count_entries<const N: usize, T: Indexed>(
+pub(super) fn count_entries<const N: usize, T: Indexed>(
     lengths: &[CodeLength; N],
     items: &[T],
     size: u32,
@@ -226,7 +245,7 @@ const ABSENT_ENTRIES: usize = GOLOMB_PARAMETERS.len() - PRESENT_ENTRIES;
 // Evaluated by the compiler: an index out of bounds or an entry of the
 // wrong set fails the build, never a run.
 #[allow(clippy::indexing_slicing)]
-const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
+pub(super) const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
     let mut lengths = [CodeLength::new(1); PRESENT_ENTRIES];
     let mut p = 0;
     while p < PRESENT_ENTRIES {
@@ -237,7 +256,7 @@ const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
     lengths
 };
 #[allow(clippy::indexing_slicing)]
-const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
+pub(super) const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
     let mut lengths = [CodeLength::new(1); ABSENT_ENTRIES];
     let mut p = 0;
     while p < ABSENT_ENTRIES {

@@ -17,6 +17,7 @@
 
 mod code_length;
 mod flat;
+mod gap_counts;
 pub mod golomb;
 mod relative;
 
