@@ -287,10 +287,7 @@ pub trait Stream {
         codes: &mut [u32; N],
         format: &CompressedFloat,
     ) -> Result<(), Self::Error> {
-        for code in codes {
-            self.serialize_compressed_code(code, format)?;
-        }
-        Ok(())
+        ops::run::codes_one_by_one(self, codes, format)
     }
 
     /// `N` raw fields in a row, `values[i]` in `widths[i]` bits (each in
@@ -303,10 +300,7 @@ pub trait Stream {
         values: &mut [u32; N],
         widths: [u32; N],
     ) -> Result<(), Self::Error> {
-        for (value, width) in values.iter_mut().zip(widths) {
-            self.serialize_bits(value, width)?;
-        }
-        Ok(())
+        ops::run::bits_one_by_one(self, values, widths)
     }
 
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its

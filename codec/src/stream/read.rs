@@ -219,10 +219,7 @@ impl Stream for ReadStream<'_> {
             *codes = read;
             return Ok(());
         }
-        for code in codes {
-            self.serialize_compressed_code(code, format)?;
-        }
-        Ok(())
+        crate::ops::run::codes_one_by_one(self, codes, format)
     }
 
     #[inline(always)]
@@ -235,10 +232,7 @@ impl Stream for ReadStream<'_> {
             *values = read;
             return Ok(());
         }
-        for (value, width) in values.iter_mut().zip(widths) {
-            self.serialize_bits(value, width)?;
-        }
-        Ok(())
+        crate::ops::run::bits_one_by_one(self, values, widths)
     }
 
     #[inline(always)]

@@ -99,10 +99,7 @@ impl Stream for WriteStream<'_> {
         if in_range && self.write_run(codes, [width; N]) {
             return Ok(());
         }
-        for code in codes {
-            self.serialize_compressed_code(code, format)?;
-        }
-        Ok(())
+        crate::ops::run::codes_one_by_one(self, codes, format)
     }
 
     #[inline(always)]
@@ -114,10 +111,7 @@ impl Stream for WriteStream<'_> {
         if self.write_run(values, widths) {
             return Ok(());
         }
-        for (value, width) in values.iter_mut().zip(widths) {
-            self.serialize_bits(value, width)?;
-        }
-        Ok(())
+        crate::ops::run::bits_one_by_one(self, values, widths)
     }
 
     #[inline(always)]
