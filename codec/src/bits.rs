@@ -404,12 +404,17 @@ impl<'a> BitReader<'a> {
     #[inline(always)]
     #[must_use]
     pub fn window(&self) -> Option<u128> {
+        Some(u128::from_le_bytes(*self.bytes_ahead::<16>()?) >> (self.pos & 7))
+    }
+
+    /// The `K` bytes from the one holding the next bit, when the input has
+    /// them: what a window is taken from.
+    #[inline(always)]
+    fn bytes_ahead<const K: usize>(&self) -> Option<&[u8; K]> {
         let byte = (self.pos >> 3) as usize;
-        let bytes = self
-            .data
-            .get(byte..byte.wrapping_add(16))
-            .and_then(<[u8]>::first_chunk::<16>)?;
-        Some(u128::from_le_bytes(*bytes) >> (self.pos & 7))
+        self.data
+            .get(byte..byte.wrapping_add(K))
+            .and_then(<[u8]>::first_chunk::<K>)
     }
 
     /// The next [`BitReader::MAX_WIDE_BITS`] bits, the next one lowest, when
@@ -418,12 +423,7 @@ impl<'a> BitReader<'a> {
     #[inline(always)]
     #[must_use]
     pub fn window64(&self) -> Option<u64> {
-        let byte = (self.pos >> 3) as usize;
-        let bytes = self
-            .data
-            .get(byte..byte.wrapping_add(8))
-            .and_then(<[u8]>::first_chunk::<8>)?;
-        Some(u64::from_le_bytes(*bytes) >> (self.pos & 7))
+        Some(u64::from_le_bytes(*self.bytes_ahead::<8>()?) >> (self.pos & 7))
     }
 
     /// Moves past `bits` bits of the last [`BitReader::window`] (at most

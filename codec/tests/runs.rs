@@ -4,12 +4,11 @@
 //! truncated, with codes out of range, or read by a stream that has failed.
 //! A writing stream writes a run with one write where it can; it must then
 //! write the very bytes, and refuse with the very error, that the fields
-//! written one by one do. A reading stream counts a unary count's ones,
-//! and decodes a whole Golomb code, from one window where it can; it must
-//! then do what reading them bit by bit does.
+//! written one by one do. A reading stream decodes a whole Golomb code
+//! from one window where it can; it must then do what reading it field by
+//! field does.
 
 use codec::ops::golomb::serialize_golomb;
-use codec::ops::unary::serialize_unary;
 use codec::{CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream};
 use proptest::prelude::*;
 
@@ -175,45 +174,6 @@ proptest! {
                 v.iter_mut().try_for_each(|code| s.serialize_compressed_code(code, &format))
             })
         );
-    }
-
-    // Runs of ones of every length up to past the window, ended or not
-    // before the input ends, against bounds that they keep or break.
-    #[test]
-    fn a_unary_count_reads_as_its_bits_one_by_one(
-        skip in 0u32..=32,
-        fail in any::<bool>(),
-        ones in 0u32..80,
-        tail in prop::collection::vec(any::<u8>(), 0..12),
-        unit in 1u32..=130,
-        room in 0u32..=2000,
-        edge in 0u32..3,
-    ) {
-        // A third of the cases anywhere, the rest just at the bound: the
-        // last one breaks it, or just keeps it.
-        let room = match edge {
-            0 => room,
-            1 => ones * unit,
-            _ => ones * unit + 1,
-        };
-        let mut buf = vec![0u8; 32];
-        let mut writer = codec::bits::BitWriter::new(&mut buf);
-        writer.write_bits(0x2545_F491, skip).unwrap();
-        for _ in 0..ones {
-            writer.write_bits(1, 1).unwrap();
-        }
-        writer.write_bits(0, 1).unwrap();
-        let len = writer.finish();
-        let mut bytes = buf[..len].to_vec();
-        bytes.extend_from_slice(&tail);
-        // Also cut inside the ones, where the count has no end.
-        for cut in [bytes.len(), bytes.len().saturating_sub(tail.len() + 3)] {
-            let bytes = &bytes[..cut];
-            prop_assert_eq!(
-                read::<1>(bytes, skip, fail, |s, v| s.serialize_unary(&mut v[0], unit, room)),
-                read::<1>(bytes, skip, fail, |s, v| serialize_unary(s, &mut v[0], unit, room))
-            );
-        }
     }
 
     // Codes of gaps written with each parameter, then read against rooms

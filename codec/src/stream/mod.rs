@@ -255,8 +255,9 @@ pub trait Stream {
 
     /// A unary count, `count` one-bits then a zero-bit, with `count * unit`
     /// below `room` (a Golomb quotient that must not pass the set's end):
-    /// [`ops::unary::serialize_unary`]. A [`ReadStream`] counts the ones of
-    /// one window at once where the window holds the whole count.
+    /// [`ops::unary::serialize_unary`]. (A [`ReadStream`] reads a Golomb
+    /// code's quotient with the rest of the code, in
+    /// [`Stream::serialize_golomb`].)
     #[inline(always)]
     fn serialize_unary(
         &mut self,

@@ -187,27 +187,6 @@ impl Stream for ReadStream<'_> {
         crate::ops::golomb::serialize_golomb(self, gap, m, room)
     }
 
-    /// The ones of one window counted at once, where the window holds the
-    /// count and its zero and the count keeps its bound; anything else is
-    /// read bit by bit, which refuses where it always has.
-    #[inline(always)]
-    fn serialize_unary(
-        &mut self,
-        count: &mut u32,
-        unit: u32,
-        room: u32,
-    ) -> Result<(), DecodeError> {
-        if let Some(window) = self.reader.window64() {
-            let ones = window.trailing_ones();
-            if ones < BitReader::MAX_WIDE_BITS && crate::ops::unary::below(ones, unit, room) {
-                self.reader.advance(ones.wrapping_add(1));
-                *count = ones;
-                return Ok(());
-            }
-        }
-        crate::ops::unary::serialize_unary(self, count, unit, room)
-    }
-
     #[inline(always)]
     fn serialize_compressed_codes<const N: usize>(
         &mut self,
