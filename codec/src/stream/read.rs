@@ -155,11 +155,13 @@ impl Stream for ReadStream<'_> {
                 let high = (rest & ((1u64 << (first & 63)).wrapping_sub(1))) as u32;
                 let extra = high >= short;
                 let low = ((rest >> (first & 63)) & 1) as u32;
-                let remainder = if extra {
-                    ((high << 1) | low).wrapping_sub(short)
-                } else {
-                    high
-                };
+                // A select the compiler would otherwise turn into a branch
+                // that mispredicts on every other gap.
+                let remainder = core::hint::select_unpredictable(
+                    extra,
+                    ((high << 1) | low).wrapping_sub(short),
+                    high,
+                );
                 let used = quotient.wrapping_add(b).wrapping_add(u32::from(extra));
                 (
                     remainder,
@@ -171,14 +173,14 @@ impl Stream for ReadStream<'_> {
             };
             // The window holds the ones, their zero and the remainder.
             // Two 32-bit factors and two small terms: no u64 overflows.
+            // A gap within the room has its quotient's ones within it too
+            // (quotient * m < gap), so the unary bound needs no test of
+            // its own.
             let gap_read = u64::from(quotient)
                 .wrapping_mul(u64::from(m.max(1)))
                 .wrapping_add(u64::from(value))
                 .wrapping_add(1);
-            if held <= BitReader::MAX_WIDE_BITS
-                && crate::ops::unary::below(quotient, m.max(1), room)
-                && gap_read <= u64::from(room)
-            {
+            if held <= BitReader::MAX_WIDE_BITS && gap_read <= u64::from(room) {
                 self.reader.advance(used);
                 *gap = gap_read as u32;
                 return Ok(());

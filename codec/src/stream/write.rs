@@ -102,6 +102,46 @@ impl Stream for WriteStream<'_> {
         crate::ops::run::codes_one_by_one(self, codes, format)
     }
 
+    /// A gap in range whose whole code (the quotient's ones, their zero and
+    /// the remainder) takes at most 64 bits and fits is written with one
+    /// write; any other goes field by field, which refuses where it always
+    /// has.
+    #[inline(always)]
+    fn serialize_golomb(&mut self, gap: &mut u32, m: u32, room: u32) -> Result<(), EncodeError> {
+        let m = m.max(1);
+        if (1..=room).contains(gap) {
+            let v = gap.wrapping_sub(1);
+            let quotient = v.checked_div(m).unwrap_or(0);
+            let remainder = v.checked_rem(m).unwrap_or(0);
+            let (b, short) = crate::ops::golomb::truncated_binary(m);
+            // m = 1 has b = 0: no remainder bits at all.
+            let (tail, tail_bits) = if m == 1 {
+                (0u64, 0u32)
+            } else if remainder < short {
+                (u64::from(remainder), b.wrapping_sub(1))
+            } else {
+                // (r + u) >> 1 in b - 1 bits, then (r + u) & 1: the b bits
+                // of r + u, the low bit last.
+                let coded = remainder.wrapping_add(short);
+                let high = coded >> 1;
+                let reordered =
+                    u64::from(high) | (u64::from(coded & 1) << (b.wrapping_sub(1) & 31));
+                (reordered, b)
+            };
+            let ones_and_zero = quotient.wrapping_add(1);
+            let total = ones_and_zero.saturating_add(tail_bits);
+            if total <= 64 {
+                // The quotient's ones, its zero, then the remainder.
+                let ones = (1u64 << (quotient & 63)).wrapping_sub(1);
+                let code = ones | (tail << (ones_and_zero & 63));
+                if self.writer.write_wide(code, total) {
+                    return Ok(());
+                }
+            }
+        }
+        crate::ops::golomb::serialize_golomb(self, gap, m, room)
+    }
+
     #[inline(always)]
     fn serialize_bits_run<const N: usize>(
         &mut self,

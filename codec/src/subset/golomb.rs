@@ -315,7 +315,6 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     stream.field_role(Role::Parameter);
     stream.serialize_int(&mut wire, 0, LAST_PARAMETER)?;
     let (set, m) = entry(wire);
-    let sentinel = i64::from(size);
 
     if S::IS_WRITING {
         check_items(stream, items, size)?;
@@ -356,29 +355,33 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     }
 
     let mut read: Vec<T> = read_vec(stream, size);
-    let mut previous: i64 = -1;
+    // The previous coded index plus one (0 before the first), so at most
+    // `size`: the loop's state stays in `u32`.
+    let mut start = 0u32;
     loop {
         let mut gap = 0;
         stream.field_name("gap");
         stream.field_role(Role::Gap);
-        serialize_gap(stream, m, size, previous, &mut gap)?;
-        // gap <= size - previous, checked by serialize_gap.
-        let coded = previous.saturating_add(i64::from(gap));
+        // The largest gap that stays at or below the sentinel.
+        let room = size.wrapping_sub(start).saturating_add(1);
+        stream.serialize_golomb(&mut gap, m, room)?;
+        // The gap is in 1..=room, so `coded` is in start..=size.
+        let coded = start.wrapping_add(gap).wrapping_sub(1);
         match set {
-            CodedSet::Present if coded != sentinel => {
-                read_item(stream, &mut read, coded as u32)?;
+            CodedSet::Present if coded != size => {
+                read_item(stream, &mut read, coded)?;
             }
             CodedSet::Present => {}
             CodedSet::Absent => {
-                for index in previous.saturating_add(1)..coded {
-                    read_item(stream, &mut read, index as u32)?;
+                for index in start..coded {
+                    read_item(stream, &mut read, index)?;
                 }
             }
         }
-        if coded == sentinel {
+        if coded == size {
             break;
         }
-        previous = coded;
+        start = coded.wrapping_add(1);
     }
     *parameter = wire as u8;
     *items = read;
