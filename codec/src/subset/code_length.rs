@@ -83,6 +83,68 @@ impl CodeLength {
     }
 }
 
+/// The lengths of `N` parameters lane by lane (each of at most
+/// [`MAX_EXACT_PARAMETER`]), so that a gap's length under all of them is
+/// counted by a few vector instructions: an array of [`CodeLength`]s,
+/// four fields to a lane, did not vectorize, and counting a sparse scene's
+/// gaps took a third of its encode (perf, docs/BENCHMARKS.md section 1).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lanes<const N: usize> {
+    m: [u32; N],
+    reciprocal: [u32; N],
+    short_bits: [u32; N],
+    short: [u32; N],
+}
+
+impl<const N: usize> Lanes<N> {
+    /// The lanes of `lengths`.
+    // Evaluated by the compiler at every use: an index out of bounds would
+    // fail the build.
+    #[allow(clippy::indexing_slicing)]
+    pub(super) const fn new(lengths: &[CodeLength; N]) -> Self {
+        let mut lanes = Self {
+            m: [0; N],
+            reciprocal: [0; N],
+            short_bits: [0; N],
+            short: [0; N],
+        };
+        let mut i = 0;
+        while i < N {
+            let length = lengths[i];
+            assert!(length.m <= MAX_EXACT_PARAMETER);
+            lanes.m[i] = length.m;
+            lanes.reciprocal[i] = length.reciprocal;
+            lanes.short_bits[i] = length.short_bits;
+            lanes.short[i] = length.short;
+            i = i.wrapping_add(1);
+        }
+        lanes
+    }
+
+    /// Adds to each lane's total the bits of `times` codes of `v`, for
+    /// `v <= MAX_FAST_VALUE`: [`CodeLength::bits_of_small`] lane by lane.
+    /// Totals wrap past `u32::MAX`, which no set of 2^22 slots or fewer
+    /// reaches.
+    #[inline(always)]
+    pub(super) fn add_small(&self, totals: &mut [u32; N], v: u32, times: u32) {
+        let lanes = totals
+            .iter_mut()
+            .zip(self.m)
+            .zip(self.reciprocal)
+            .zip(self.short_bits)
+            .zip(self.short);
+        for ((((total, m), reciprocal), short_bits), short) in lanes {
+            let quotient = v.wrapping_mul(reciprocal) >> RECIPROCAL_SHIFT;
+            let remainder = v.wrapping_sub(quotient.wrapping_mul(m));
+            let bits = quotient
+                .wrapping_add(1)
+                .wrapping_add(short_bits)
+                .wrapping_add(u32::from(remainder >= short));
+            *total = total.wrapping_add(bits.wrapping_mul(times));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +171,20 @@ mod tests {
                     divided_bits(v, m),
                     "m = {m}, v = {v}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_add_each_lanes_length_times_the_count() {
+        let ms = [1, 2, 3, 7, 64, 127, 128];
+        let lanes = Lanes::new(&ms.map(CodeLength::new));
+        for v in 0..=MAX_FAST_VALUE {
+            for times in [1, 3] {
+                let mut totals = [5u32; 7];
+                lanes.add_small(&mut totals, v, times);
+                let expected = ms.map(|m| 5 + times * divided_bits(v, m));
+                assert_eq!(totals, expected, "v = {v}, {times} times");
             }
         }
     }

@@ -104,7 +104,9 @@ pub(super) fn count<T: Indexed>(items: &[T], size: u32) -> Option<(GapCounts, Ga
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subset::golomb::{count_entries, ABSENT_LENGTHS, PRESENT_LENGTHS};
+    use crate::subset::golomb::{
+        count_entries, ABSENT_LANES, ABSENT_LENGTHS, PRESENT_LANES, PRESENT_LENGTHS,
+    };
     use crate::subset::{CodedSet, Entry};
 
     fn entries(indices: impl IntoIterator<Item = u32>) -> Vec<Entry<u8>> {
@@ -133,13 +135,25 @@ mod tests {
                     let (present, absent) = count(&items, size).expect("valid items");
                     assert_eq!(
                         present.totals(&PRESENT_LENGTHS),
-                        count_entries(&PRESENT_LENGTHS, &items, size, CodedSet::Present),
+                        count_entries(
+                            &PRESENT_LANES,
+                            &PRESENT_LENGTHS,
+                            &items,
+                            size,
+                            CodedSet::Present
+                        ),
                         "present, size {size}, {} items",
                         items.len()
                     );
                     assert_eq!(
                         absent.totals(&ABSENT_LENGTHS),
-                        count_entries(&ABSENT_LENGTHS, &items, size, CodedSet::Absent),
+                        count_entries(
+                            &ABSENT_LANES,
+                            &ABSENT_LENGTHS,
+                            &items,
+                            size,
+                            CodedSet::Absent
+                        ),
                         "absent, size {size}, {} items",
                         items.len()
                     );

@@ -31,7 +31,7 @@
 //! above the sentinel accepts only canonical packets. The unary part is
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
-use super::code_length::{CodeLength, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
+use super::code_length::{CodeLength, Lanes, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
 use super::gap_counts;
 use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
@@ -102,11 +102,23 @@ pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
         .flatten();
     let count_present = || match &counted {
         Some((present, _)) => present.totals(&PRESENT_LENGTHS),
-        None => count_entries(&PRESENT_LENGTHS, items, size, CodedSet::Present),
+        None => count_entries(
+            &PRESENT_LANES,
+            &PRESENT_LENGTHS,
+            items,
+            size,
+            CodedSet::Present,
+        ),
     };
     let count_absent = || match &counted {
         Some((_, absent)) => absent.totals(&ABSENT_LENGTHS),
-        None => count_entries(&ABSENT_LENGTHS, items, size, CodedSet::Absent),
+        None => count_entries(
+            &ABSENT_LANES,
+            &ABSENT_LENGTHS,
+            items,
+            size,
+            CodedSet::Absent,
+        ),
     };
     let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
     let (present, absent) = if present_gaps <= absent_gaps {
@@ -139,10 +151,12 @@ pub fn index_bits<T: Indexed>(items: &[T], size: u32, parameter: u8) -> u64 {
         .get(usize::from(parameter))
         .copied()
         .unwrap_or(CodeLength::new(1));
-    let field = u64::from(bits_for_span(LAST_PARAMETER as u32));
-    gaps(coded_indices(items, size, set))
-        .map(|gap| u64::from(length.bits(gap.wrapping_sub(1))))
-        .fold(field, u64::saturating_add)
+    let mut total = u64::from(bits_for_span(LAST_PARAMETER as u32));
+    each_gap(items, size, set, |gap, times| {
+        let bits = u64::from(length.bits(gap.wrapping_sub(1)));
+        total = total.saturating_add(bits.saturating_mul(u64::from(times)));
+    });
+    total
 }
 
 /// The coded set and Golomb parameter of a parameter field value.
@@ -154,52 +168,73 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
         .unwrap_or((CodedSet::Present, 1))
 }
 
-/// The bits of the gaps of `set` under each of `lengths`, counted in one
-/// pass: the lanes share each gap, so the inner loop has no branch and
-/// compiles to vector code.
+/// The bits of the gaps of `set` under each of `lanes`, counted in one
+/// pass: the lanes share each gap, so the count compiles to vector code.
 pub(super) fn count_entries<const N: usize, T: Indexed>(
+    lanes: &Lanes<N>,
     lengths: &[CodeLength; N],
     items: &[T],
     size: u32,
     set: CodedSet,
 ) -> [u32; N] {
     let mut totals = [0u32; N];
-    for gap in gaps(coded_indices(items, size, set)) {
+    each_gap(items, size, set, |gap, times| {
         let v = gap.wrapping_sub(1);
         if v <= MAX_FAST_VALUE {
-            for (total, length) in totals.iter_mut().zip(lengths) {
-                *total = total.wrapping_add(length.bits_of_small(v));
-            }
+            lanes.add_small(&mut totals, v, times);
         } else {
             // Only sets over more than 1024 slots, or with broken indices,
             // get here.
             for (total, length) in totals.iter_mut().zip(lengths) {
-                *total = total.saturating_add(length.bits(v));
+                *total = total.saturating_add(length.bits(v).saturating_mul(times));
             }
         }
-    }
+    });
     totals
 }
 
-/// The indices of `set`, in order, then the sentinel; computed as they are
-/// needed, since a sender walks them for every packet.
-fn coded_indices<T: Indexed>(
-    items: &[T],
-    size: u32,
-    set: CodedSet,
-) -> impl Iterator<Item = u32> + '_ {
-    let mut present = items.iter().map(Indexed::index).peekable();
-    let (sent, absent) = match set {
-        CodedSet::Present => (Some(present), None),
-        CodedSet::Absent => (
-            None,
-            Some((0..size).filter(move |&i| present.next_if_eq(&i).is_none())),
-        ),
-    };
-    sent.into_iter()
-        .flatten()
-        .chain(absent.into_iter().flatten())
-        .chain(std::iter::once(size))
+/// Calls `each(gap, times)` for the gaps between `set`'s coded indices, in
+/// order, from -1 to the sentinel `size` (whose gap comes last): `times`
+/// equal gaps in a row. The absent indices between two items come as one
+/// gap and a run of gaps of 1, so either set costs one walk of the items,
+/// however many indices are absent. Items that break the subset's rules
+/// give some gaps, never a panic; a writer refuses them anyway.
+#[inline(always)]
+fn each_gap<T: Indexed>(items: &[T], size: u32, set: CodedSet, mut each: impl FnMut(u32, u32)) {
+    // The previous coded index plus one.
+    let mut next = 0u32;
+    match set {
+        CodedSet::Present => {
+            for item in items {
+                let index = item.index();
+                each(index.wrapping_sub(next).wrapping_add(1), 1);
+                next = index.wrapping_add(1);
+            }
+        }
+        CodedSet::Absent => {
+            // The absent indices `cursor..end` form a run: its first gap
+            // from `next`, then gaps of 1.
+            let mut absent_run = |cursor: u32, end: u32, next: &mut u32| {
+                if cursor < end {
+                    each(cursor.wrapping_sub(*next).wrapping_add(1), 1);
+                    let rest = end.wrapping_sub(cursor).wrapping_sub(1);
+                    if rest > 0 {
+                        each(1, rest);
+                    }
+                    *next = end;
+                }
+            };
+            // The first index no item has yet been seen to hold.
+            let mut cursor = 0u32;
+            for item in items {
+                let index = item.index().min(size);
+                absent_run(cursor, index, &mut next);
+                cursor = cursor.max(index.saturating_add(1));
+            }
+            absent_run(cursor, size, &mut next);
+        }
+    }
+    each(size.wrapping_sub(next).wrapping_add(1), 1);
 }
 
 /// The coded index after `previous` (the sentinel `size` when none is
@@ -224,16 +259,6 @@ fn next_coded<T: Indexed>(
             candidate.min(size)
         }
     }
-}
-
-/// The gaps between consecutive coded indices, from -1.
-fn gaps(coded: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
-    coded.scan(0u32, |next, index| {
-        // `next` is previous + 1, so the gap is index - previous.
-        let gap = index.wrapping_sub(*next).wrapping_add(1);
-        *next = index.wrapping_add(1);
-        Some(gap)
-    })
 }
 
 /// Entries `0..PRESENT_ENTRIES` code the present set, the rest the absent
@@ -269,6 +294,10 @@ pub(super) const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
     }
     lengths
 };
+
+/// The present and absent entries' lengths, lane by lane.
+pub(super) const PRESENT_LANES: Lanes<PRESENT_ENTRIES> = Lanes::new(&PRESENT_LENGTHS);
+pub(super) const ABSENT_LANES: Lanes<ABSENT_ENTRIES> = Lanes::new(&ABSENT_LENGTHS);
 
 /// The code length of every entry of [`GOLOMB_PARAMETERS`].
 // Evaluated by the compiler: an index out of bounds would fail the build,

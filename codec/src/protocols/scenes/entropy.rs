@@ -94,6 +94,25 @@ mod tests {
         }
     }
 
+    /// Scenes a writer refuses still get a parameter and a bit count, by
+    /// the same walk: no panic and no loop on broken indices.
+    #[test]
+    fn broken_scenes_are_counted_without_a_panic() {
+        for indices in [
+            vec![5u16, 3],
+            vec![7, 7, 7],
+            vec![2000, 1],
+            vec![1023, 1024, 0],
+        ] {
+            let scene = scene_of(indices.into_iter());
+            let parameter = SceneE::best_parameter(&scene);
+            assert!(usize::from(parameter) < GOLOMB_PARAMETERS.len());
+            for parameter in 0..GOLOMB_PARAMETERS.len() as u8 {
+                assert!(SceneE::index_bits(&scene, parameter) >= 4);
+            }
+        }
+    }
+
     #[test]
     fn index_bits_counts_what_the_writer_writes() {
         let scene = scene_of([3u16, 4, 100, 101, 640, 1023].into_iter());
