@@ -304,6 +304,27 @@ pub trait Stream {
         ops::run::bits_one_by_one(self, values, widths)
     }
 
+    /// The `N` fields that follow, `widths[i]` bits each (at most 32),
+    /// read at once and consumed only when each is at most `maxes[i]` and
+    /// `accept` approves them all: a reader's fast path for a record whose
+    /// fields it checks together (a scene object's position, quaternion
+    /// and at-rest flag). `None`, with nothing consumed, where the stream
+    /// has no such path (every stream but [`ReadStream`]), within the
+    /// input's last sixteen bytes, on a failed stream, or where a field or
+    /// `accept` says no: the caller then reads the fields one by one,
+    /// naming them, which refuses where it would. A stream that returns
+    /// `Some` is not told the fields' names or roles.
+    #[inline(always)]
+    fn read_record<const N: usize>(
+        &mut self,
+        widths: [u32; N],
+        maxes: [u32; N],
+        accept: impl FnOnce(&[u32; N]) -> bool,
+    ) -> Option<[u32; N]> {
+        let _ = (widths, maxes, accept);
+        None
+    }
+
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its
     /// length as `int(0, buffer_size - 1)`, then its bytes, aligned.
     #[inline]

@@ -61,6 +61,19 @@ impl ReadStream<'_> {
     /// no branch is taken until the run is read.
     #[inline(always)]
     fn read_run<const N: usize>(&mut self, widths: [u32; N], maxes: [u32; N]) -> Option<[u32; N]> {
+        let (read, total) = self.peek_run(widths, maxes)?;
+        self.reader.advance(total);
+        Some(read)
+    }
+
+    /// [`ReadStream::read_run`] without consuming: the fields and their
+    /// total width.
+    #[inline(always)]
+    fn peek_run<const N: usize>(
+        &self,
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> Option<([u32; N], u32)> {
         let total = widths
             .iter()
             .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
@@ -81,8 +94,7 @@ impl ReadStream<'_> {
         if !fits {
             return None;
         }
-        self.reader.advance(total);
-        Some(read)
+        Some((read, total))
     }
 }
 
@@ -214,6 +226,21 @@ impl Stream for ReadStream<'_> {
             return Ok(());
         }
         crate::ops::run::bits_one_by_one(self, values, widths)
+    }
+
+    #[inline(always)]
+    fn read_record<const N: usize>(
+        &mut self,
+        widths: [u32; N],
+        maxes: [u32; N],
+        accept: impl FnOnce(&[u32; N]) -> bool,
+    ) -> Option<[u32; N]> {
+        let (read, total) = self.peek_run(widths, maxes)?;
+        if !accept(&read) {
+            return None;
+        }
+        self.reader.advance(total);
+        Some(read)
     }
 
     #[inline(always)]

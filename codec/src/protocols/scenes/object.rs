@@ -90,21 +90,92 @@ impl Object {
     }
 }
 
+/// An object's first eight fields: three position codes, the quaternion's
+/// four fields, the at-rest flag.
+const HEAD_WIDTHS: [u32; 8] = {
+    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
+    let p = POSITION.bits();
+    [p, p, p, l, a, b, c, 1]
+};
+const HEAD_MAXES: [u32; 8] = {
+    let p = POSITION.max_integer_value();
+    [p, p, p, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 1]
+};
+
+/// A moving object's six velocity codes.
+const VELOCITY_WIDTHS: [u32; 6] = {
+    let (l, a) = (LINEAR_VELOCITY.bits(), ANGULAR_VELOCITY.bits());
+    [l, l, l, a, a, a]
+};
+const VELOCITY_MAXES: [u32; 6] = {
+    let (l, a) = (
+        LINEAR_VELOCITY.max_integer_value(),
+        ANGULAR_VELOCITY.max_integer_value(),
+    );
+    [l, l, l, a, a, a]
+};
+
+impl Object {
+    /// The head (position, quaternion, flag) as one record, where the
+    /// stream reads records and every field of it is in range and the
+    /// quaternion valid: what reading its fields one by one gives, from
+    /// one window instead of three. False, with nothing read, otherwise.
+    #[inline(always)]
+    fn read_head<S: Stream>(&mut self, stream: &mut S) -> bool {
+        let orientation = |f: &[u32; 8]| {
+            let [_, _, _, largest, a, b, c, _] = *f;
+            SmallestThree::from_fields([largest, a, b, c])
+        };
+        let head = stream.read_record(HEAD_WIDTHS, HEAD_MAXES, |f| orientation(f).is_valid());
+        let Some(fields) = head else {
+            return false;
+        };
+        let [x, y, z, _, _, _, _, at_rest] = fields;
+        self.position = [x, y, z];
+        self.orientation = orientation(&fields);
+        self.at_rest = at_rest != 0;
+        true
+    }
+
+    /// Both velocities as one record, where the stream reads records and
+    /// every code is in range. False, with nothing read, otherwise.
+    #[inline(always)]
+    fn read_velocities<S: Stream>(&mut self, stream: &mut S) -> bool {
+        let Some([a, b, c, d, e, f]) =
+            stream.read_record(VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
+        else {
+            return false;
+        };
+        self.linear_velocity = [a, b, c];
+        self.angular_velocity = [d, e, f];
+        true
+    }
+}
+
 impl Serialize for Object {
     /// Position, orientation, the at-rest flag, then both velocities unless
     /// at rest; a reader sets the velocities of a resting object to zero.
+    /// A [`ReadStream`](crate::ReadStream) reads the head and the
+    /// velocities as two records where it can (the names are then not
+    /// announced: only streams that do not show values read records).
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        stream.field_name("position");
-        stream.serialize_compressed_codes(&mut self.position, &POSITION)?;
-        stream.field_name("orientation");
-        self.orientation.serialize(stream)?;
-        if S::IS_READING && S::SHOWS_VALUES {
-            stream.assigned("quaternion", &mut self.orientation.to_quaternion());
+        let records = S::IS_READING && !S::SHOWS_VALUES;
+        if !(records && self.read_head(stream)) {
+            stream.field_name("position");
+            stream.serialize_compressed_codes(&mut self.position, &POSITION)?;
+            stream.field_name("orientation");
+            self.orientation.serialize(stream)?;
+            if S::IS_READING && S::SHOWS_VALUES {
+                stream.assigned("quaternion", &mut self.orientation.to_quaternion());
+            }
+            stream.field_name("at_rest");
+            stream.serialize_bool(&mut self.at_rest)?;
         }
-        stream.field_name("at_rest");
-        stream.serialize_bool(&mut self.at_rest)?;
         if !self.at_rest {
+            if records && self.read_velocities(stream) {
+                return Ok(());
+            }
             stream.field_name("linear_velocity");
             stream.serialize_compressed_codes(&mut self.linear_velocity, &LINEAR_VELOCITY)?;
             stream.field_name("angular_velocity");

@@ -158,6 +158,22 @@ impl SmallestThree {
     }
 }
 
+impl SmallestThree {
+    /// The wire fields: the largest index, then the three codes.
+    pub(super) const FIELD_WIDTHS: [u32; 4] = [2, COMPONENT_BITS, COMPONENT_BITS, COMPONENT_BITS];
+
+    /// The quaternion of wire fields of [`SmallestThree::FIELD_WIDTHS`]
+    /// bits (wider values are cut to their low bits).
+    #[inline(always)]
+    pub(super) const fn from_fields([largest, a, b, c]: [u32; 4]) -> Self {
+        const CODE: u32 = (1 << COMPONENT_BITS) - 1;
+        Self {
+            largest: (largest & 3) as u8,
+            codes: [(a & CODE) as u16, (b & CODE) as u16, (c & CODE) as u16],
+        }
+    }
+}
+
 impl Serialize for SmallestThree {
     /// The largest index in 2 bits, then three 10-bit codes. Both sides
     /// refuse a triple that no unit quaternion has
@@ -172,13 +188,8 @@ impl Serialize for SmallestThree {
         stream.field_role(crate::role::Role::Quaternion);
         let [a, b, c] = wire.codes.map(u32::from);
         let mut fields = [u32::from(wire.largest), a, b, c];
-        stream.serialize_bits_run(
-            &mut fields,
-            [2, COMPONENT_BITS, COMPONENT_BITS, COMPONENT_BITS],
-        )?;
-        let [largest, a, b, c] = fields;
-        wire.largest = largest as u8;
-        wire.codes = [a as u16, b as u16, c as u16];
+        stream.serialize_bits_run(&mut fields, Self::FIELD_WIDTHS)?;
+        wire = Self::from_fields(fields);
         if S::IS_READING {
             if !wire.is_valid() {
                 return Err(stream.refuse(DecodeError::InvalidQuaternion { at }));

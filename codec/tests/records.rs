@@ -1,0 +1,151 @@
+//! A reading stream reads a scene object's head (position, quaternion,
+//! at-rest flag) and its velocities as two records where it can. It must
+//! then do exactly what reading the fields one by one does, on any input:
+//! codes in range or one past it, quaternions valid or not, resting or
+//! moving, whole or cut short, after any number of bits, on a failed
+//! stream.
+
+use codec::bits::BitWriter;
+use codec::protocols::scenes::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
+use codec::{CompressedFloat, DecodeError, ReadStream, Serialize, Stream};
+use proptest::prelude::*;
+
+/// A reading stream with only the operations every stream must have, so
+/// that everything else is read field by field.
+struct OneByOne<'a>(ReadStream<'a>);
+
+impl Stream for OneByOne<'_> {
+    const IS_READING: bool = true;
+    type Error = DecodeError;
+
+    fn bit_offset(&self) -> u64 {
+        self.0.bit_offset()
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        self.0.bits_remaining()
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> DecodeError {
+        self.0.refuse(why)
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
+        self.0.serialize_bits(value, bits)
+    }
+
+    fn serialize_align(&mut self) -> Result<(), DecodeError> {
+        self.0.serialize_align()
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
+        self.0.serialize_bytes(bytes)
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
+        self.0.serialize_str_payload(value, len)
+    }
+}
+
+/// What a read did: the result, the object it left, where the stream
+/// stands, and what its next read says.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    result: Result<(), DecodeError>,
+    object: Object,
+    offset: u64,
+    remaining: u64,
+    next: Result<u32, DecodeError>,
+}
+
+fn read<S: Stream<Error = DecodeError>>(mut stream: S) -> Outcome {
+    // Not the default, so that a field left unread shows.
+    let mut object = Object {
+        position: [7; 3],
+        at_rest: false,
+        linear_velocity: [9; 3],
+        angular_velocity: [11; 3],
+        ..Object::default()
+    };
+    let result = object.serialize(&mut stream);
+    let (offset, remaining) = (stream.bit_offset(), stream.bits_remaining());
+    let mut next = 0;
+    let next = stream.serialize_bits(&mut next, 3).map(|()| next);
+    Outcome {
+        result,
+        object,
+        offset,
+        remaining,
+        next,
+    }
+}
+
+/// A stream over `bytes` that has read `skip` bits, and failed when
+/// `fail` says so.
+fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
+    let mut stream = ReadStream::new(bytes);
+    let _ = stream.serialize_bits(&mut 0, skip);
+    if fail {
+        let _ = stream.refuse(DecodeError::OutOfRange { at: 0 });
+    }
+    stream
+}
+
+/// Codes of a declaration: mostly anywhere in range, else at or one past
+/// its top.
+fn codes(format: CompressedFloat) -> impl Strategy<Value = [u32; 3]> {
+    let top = format.max_integer_value();
+    prop::array::uniform3(prop_oneof![8 => 0..=top, 1 => Just(top), 1 => Just(top + 1)])
+}
+
+/// A quaternion's fields: any codes (most triples are valid, those near
+/// the top are not), or the identity's.
+fn quaternion() -> impl Strategy<Value = [u32; 4]> {
+    prop_oneof![
+        (0u32..4, prop::array::uniform3(0u32..1024)).prop_map(|(l, [a, b, c])| [l, a, b, c]),
+        (0u32..4).prop_map(|l| [l, 512, 512, 512]),
+        (0u32..4).prop_map(|l| [l, 1023, 1023, 1023]),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn an_object_reads_as_its_fields_one_by_one(
+        skip in 0u32..=32,
+        fail in any::<bool>(),
+        position in codes(POSITION),
+        orientation in quaternion(),
+        at_rest in any::<bool>(),
+        linear in codes(LINEAR_VELOCITY),
+        angular in codes(ANGULAR_VELOCITY),
+        tail in prop::collection::vec(any::<u8>(), 0..24),
+        cut in prop_oneof![Just(0usize), 0usize..40],
+    ) {
+        let mut buf = vec![0u8; 64];
+        let mut writer = BitWriter::new(&mut buf);
+        writer.write_bits(0x2545_F491 & ((1u64 << skip) - 1) as u32, skip).unwrap();
+        for code in position {
+            writer.write_bits(code, POSITION.bits()).unwrap();
+        }
+        for (field, width) in orientation.into_iter().zip([2, 10, 10, 10]) {
+            writer.write_bits(field, width).unwrap();
+        }
+        writer.write_bits(u32::from(at_rest), 1).unwrap();
+        for code in linear {
+            writer.write_bits(code, LINEAR_VELOCITY.bits()).unwrap();
+        }
+        for code in angular {
+            writer.write_bits(code, ANGULAR_VELOCITY.bits()).unwrap();
+        }
+        let len = writer.finish();
+        let mut bytes = buf[..len].to_vec();
+        bytes.extend_from_slice(&tail);
+        // Whole (half the time), or cut anywhere: each record needs the
+        // sixteen bytes from its first, so the tail decides which fit.
+        let bytes = &bytes[..bytes.len().saturating_sub(cut)];
+        prop_assert_eq!(
+            read(stream(bytes, skip, fail)),
+            read(OneByOne(stream(bytes, skip, fail)))
+        );
+    }
+}
