@@ -1,8 +1,9 @@
 //! `BitWriter` and `BitReader`: the only code in the crate that touches bytes.
 //!
 //! Bits are packed least-significant-bit first. The writer gathers them in a
-//! 64-bit scratch and stores them 32 bits at a time, little-endian, as in the
-//! articles' design; the reader loads the 64-bit little-endian window at
+//! 64-bit scratch and stores them 64 bits at a time, little-endian (the
+//! articles' design stores 32 at a time: the bytes are the same); the reader
+//! loads the 64-bit little-endian window at
 //! the byte holding its next bit. Neither side ever indexes a slice: every
 //! access goes through `get`, `get_mut` or `first_chunk`, so a bug here can
 //! produce a wrong answer or an error, never an out-of-bounds access.
@@ -21,14 +22,14 @@ const fn low_mask(bits: u32) -> u64 {
     (1u64 << (bits & 63)).wrapping_sub(1)
 }
 
-/// Writes bits into a caller's buffer, a 32-bit word at a time.
+/// Writes bits into a caller's buffer, a 64-bit word at a time.
 ///
 /// A write that does not fit in the buffer is refused with
 /// [`EncodeError::BufferFull`] before anything of it is written.
 #[derive(Debug)]
 pub struct BitWriter<'a> {
     buf: &'a mut [u8],
-    /// Pending bits, lowest first; fewer than 32 between calls.
+    /// Pending bits, lowest first; fewer than 64 between calls.
     scratch: u64,
     scratch_bits: u32,
     /// How many bytes of `buf` hold flushed words.
@@ -75,6 +76,34 @@ impl<'a> BitWriter<'a> {
         }
     }
 
+    /// Adds `bits` bits of `value` (`bits` in `0..=64`, `value` holding
+    /// no higher bit) to the pending bits, and stores the 64 pending bits
+    /// as one word when they fill it. The caller has counted the bits
+    /// against the room.
+    #[inline(always)]
+    fn push(&mut self, value: u64, bits: u32) {
+        let pending = self.scratch_bits;
+        self.scratch |= value << (pending & 63);
+        let total = pending.wrapping_add(bits);
+        if total >= 64 {
+            // Every one of these 64 bits is written, and the room check
+            // counted them, so the eight bytes exist.
+            if let Some(word) = self
+                .buf
+                .get_mut(self.flushed..)
+                .and_then(|rest| rest.first_chunk_mut::<8>())
+            {
+                *word = self.scratch.to_le_bytes();
+            }
+            self.flushed = self.flushed.wrapping_add(8);
+            // What of `value` did not fit: none when nothing was pending.
+            self.scratch = value.checked_shr(64u32.wrapping_sub(pending)).unwrap_or(0);
+            self.scratch_bits = total.wrapping_sub(64);
+        } else {
+            self.scratch_bits = total;
+        }
+    }
+
     /// Writes the low `bits` bits of `value` (`bits` in `0..=32`); higher
     /// bits of `value` are ignored.
     #[inline(always)]
@@ -85,21 +114,7 @@ impl<'a> BitWriter<'a> {
             return Err(self.full());
         }
         self.left = self.left.wrapping_sub(u64::from(bits));
-        self.scratch |= (u64::from(value) & low_mask(bits)) << (self.scratch_bits & 31);
-        self.scratch_bits = self.scratch_bits.wrapping_add(bits);
-        if self.scratch_bits >= 32 {
-            // The capacity check above guarantees these four bytes exist.
-            if let Some(word) = self
-                .buf
-                .get_mut(self.flushed..)
-                .and_then(|rest| rest.first_chunk_mut::<4>())
-            {
-                *word = (self.scratch as u32).to_le_bytes();
-            }
-            self.flushed = self.flushed.wrapping_add(4);
-            self.scratch >>= 32;
-            self.scratch_bits = self.scratch_bits.wrapping_sub(32);
-        }
+        self.push(u64::from(value) & low_mask(bits), bits);
         Ok(())
     }
 
@@ -121,38 +136,7 @@ impl<'a> BitWriter<'a> {
         } else {
             value & low_mask(bits)
         };
-        // Fewer than 32 bits pending, at most 64 added: at most 95 bits.
-        let mut pending =
-            u128::from(self.scratch) | (u128::from(value) << (self.scratch_bits & 31));
-        let mut count = self.scratch_bits.wrapping_add(bits);
-        // The capacity check above guarantees that every whole word of
-        // pending bits has room in the buffer.
-        if count >= 64 {
-            if let Some(word) = self
-                .buf
-                .get_mut(self.flushed..)
-                .and_then(|rest| rest.first_chunk_mut::<8>())
-            {
-                *word = (pending as u64).to_le_bytes();
-            }
-            self.flushed = self.flushed.wrapping_add(8);
-            pending >>= 64;
-            count = count.wrapping_sub(64);
-        }
-        if count >= 32 {
-            if let Some(word) = self
-                .buf
-                .get_mut(self.flushed..)
-                .and_then(|rest| rest.first_chunk_mut::<4>())
-            {
-                *word = (pending as u32).to_le_bytes();
-            }
-            self.flushed = self.flushed.wrapping_add(4);
-            pending >>= 32;
-            count = count.wrapping_sub(32);
-        }
-        self.scratch = pending as u64;
-        self.scratch_bits = count;
+        self.push(value, bits);
         true
     }
 
@@ -169,18 +153,17 @@ impl<'a> BitWriter<'a> {
         self.write_bits(0, self.padding_bits())
     }
 
-    /// Moves the whole bytes held in the scratch (fewer than 32 bits) into
+    /// Moves the whole bytes held in the scratch (fewer than 64 bits) into
     /// the buffer. Only called at a byte boundary or at the end; the scratch
-    /// is empty afterwards. Where four bytes of room remain it stores the
-    /// whole word, as the reference's flush does: the bytes past the last
-    /// one holding bits are zeros, and the next write or the caller's
-    /// length leaves them out.
+    /// is empty afterwards. Where eight bytes of room remain it stores the
+    /// whole word: the bytes past the last one holding bits are zeros, and
+    /// the next write or the caller's length leaves them out.
     #[inline]
     fn flush_scratch(&mut self) {
-        let word = (self.scratch as u32).to_le_bytes();
+        let word = self.scratch.to_le_bytes();
         let count = self.scratch_bits.div_ceil(8) as usize;
         let rest = self.buf.get_mut(self.flushed..).unwrap_or_default();
-        match rest.first_chunk_mut::<4>() {
+        match rest.first_chunk_mut::<8>() {
             Some(dst) => *dst = word,
             None => {
                 for (dst, src) in rest.iter_mut().zip(word.iter().take(count)) {
@@ -213,7 +196,7 @@ impl<'a> BitWriter<'a> {
 
     /// Flushes the last partial word and returns the stream's length in
     /// bytes, `ceil(bits_written / 8)`. Unused bits of the last byte are
-    /// zero, and so may be up to three bytes of the buffer after it.
+    /// zero, and so may be up to seven bytes of the buffer after it.
     #[inline]
     pub fn finish(mut self) -> usize {
         self.flush_scratch();
