@@ -325,6 +325,25 @@ pub trait Stream {
         None
     }
 
+    /// `values[i]` in `widths[i]` bits each (at most 32, at most 128 in
+    /// all), written at once when each is at most `maxes[i]` and all fit:
+    /// a writer's fast path for a record it has checked (a scene object's
+    /// head). False, with nothing written, where the stream has no such
+    /// path (every stream but [`WriteStream`]) or where a value or the
+    /// room says no: the caller then writes the fields one by one, naming
+    /// them, which refuses where it would. A stream that returns true is
+    /// not told the fields' names or roles.
+    #[inline(always)]
+    fn write_record<const N: usize>(
+        &mut self,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        let _ = (values, widths, maxes);
+        false
+    }
+
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its
     /// length as `int(0, buffer_size - 1)`, then its bytes, aligned.
     #[inline]

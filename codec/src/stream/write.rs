@@ -154,6 +154,42 @@ impl Stream for WriteStream<'_> {
         crate::ops::run::bits_one_by_one(self, values, widths)
     }
 
+    /// Packed into 128 bits with constant shifts, then written as two
+    /// writes, the room checked once for both.
+    #[inline(always)]
+    fn write_record<const N: usize>(
+        &mut self,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        let total = widths
+            .iter()
+            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        if total > 128 || u64::from(total) > self.writer.bits_available() {
+            return false;
+        }
+        let mut packed = 0u128;
+        let mut shift = 0u32;
+        let mut fits = true;
+        for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
+            let width = width.min(32);
+            fits &= *value <= max;
+            let field = u128::from(*value) & ((1u128 << width).wrapping_sub(1));
+            packed |= field << (shift & 127);
+            shift = shift.wrapping_add(width);
+        }
+        if !fits {
+            return false;
+        }
+        let low = total.min(64);
+        // The room holds the total, so neither write is refused.
+        self.writer.write_wide(packed as u64, low)
+            && self
+                .writer
+                .write_wide((packed >> 64) as u64, total.wrapping_sub(low))
+    }
+
     #[inline(always)]
     fn serialize_align(&mut self) -> Result<(), EncodeError> {
         self.writer.align()

@@ -99,7 +99,17 @@ const HEAD_WIDTHS: [u32; 8] = {
 };
 const HEAD_MAXES: [u32; 8] = {
     let p = POSITION.max_integer_value();
-    [p, p, p, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 1]
+    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
+    [
+        p,
+        p,
+        p,
+        (1 << l) - 1,
+        (1 << a) - 1,
+        (1 << b) - 1,
+        (1 << c) - 1,
+        1,
+    ]
 };
 
 /// A moving object's six velocity codes.
@@ -137,6 +147,37 @@ impl Object {
         true
     }
 
+    /// The head as one record, where the stream writes records, every
+    /// code is in range, the quaternion valid and the room enough: what
+    /// writing its fields one by one writes. False, with nothing written,
+    /// otherwise.
+    #[inline(always)]
+    fn write_head<S: Stream>(&self, stream: &mut S) -> bool {
+        let [x, y, z] = self.position;
+        let orientation = self.orientation;
+        let [a, b, c] = orientation.codes.map(u32::from);
+        let fields = [
+            x,
+            y,
+            z,
+            u32::from(orientation.largest),
+            a,
+            b,
+            c,
+            u32::from(self.at_rest),
+        ];
+        orientation.is_valid() && stream.write_record(&fields, HEAD_WIDTHS, HEAD_MAXES)
+    }
+
+    /// Both velocities as one record, where the stream writes records,
+    /// every code is in range and the room enough.
+    #[inline(always)]
+    fn write_velocities<S: Stream>(&self, stream: &mut S) -> bool {
+        let [a, b, c] = self.linear_velocity;
+        let [d, e, f] = self.angular_velocity;
+        stream.write_record(&[a, b, c, d, e, f], VELOCITY_WIDTHS, VELOCITY_MAXES)
+    }
+
     /// Both velocities as one record, where the stream reads records and
     /// every code is in range. False, with nothing read, otherwise.
     #[inline(always)]
@@ -155,13 +196,20 @@ impl Object {
 impl Serialize for Object {
     /// Position, orientation, the at-rest flag, then both velocities unless
     /// at rest; a reader sets the velocities of a resting object to zero.
-    /// A [`ReadStream`](crate::ReadStream) reads the head and the
+    /// A [`ReadStream`](crate::ReadStream) reads, and a
+    /// [`WriteStream`](crate::WriteStream) writes, the head and the
     /// velocities as two records where it can (the names are then not
-    /// announced: only streams that do not show values read records).
+    /// announced: streams that show values never take records).
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        let records = S::IS_READING && !S::SHOWS_VALUES;
-        if !(records && self.read_head(stream)) {
+        let records = !S::SHOWS_VALUES;
+        let head = records
+            && if S::IS_READING {
+                self.read_head(stream)
+            } else {
+                self.write_head(stream)
+            };
+        if !head {
             stream.field_name("position");
             stream.serialize_compressed_codes(&mut self.position, &POSITION)?;
             stream.field_name("orientation");
@@ -173,7 +221,13 @@ impl Serialize for Object {
             stream.serialize_bool(&mut self.at_rest)?;
         }
         if !self.at_rest {
-            if records && self.read_velocities(stream) {
+            let velocities = records
+                && if S::IS_READING {
+                    self.read_velocities(stream)
+                } else {
+                    self.write_velocities(stream)
+                };
+            if velocities {
                 return Ok(());
             }
             stream.field_name("linear_velocity");
