@@ -73,75 +73,111 @@ impl CodeLength {
     /// most [`MAX_EXACT_PARAMETER`], where the quotient is a multiply and a
     /// shift and no sum can overflow.
     #[inline]
-    pub(super) fn bits_of_small(self, v: u32) -> u32 {
+    pub(super) const fn bits_of_small(self, v: u32) -> u32 {
         let quotient = v.wrapping_mul(self.reciprocal) >> RECIPROCAL_SHIFT;
         let remainder = v.wrapping_sub(quotient.wrapping_mul(self.m));
         quotient
             .wrapping_add(1)
             .wrapping_add(self.short_bits)
-            .wrapping_add(u32::from(remainder >= self.short))
+            .wrapping_add((remainder >= self.short) as u32)
     }
 }
 
-/// The lengths of `N` parameters lane by lane (each of at most
-/// [`MAX_EXACT_PARAMETER`]), so that a gap's length under all of them is
-/// counted by a few vector instructions: an array of [`CodeLength`]s,
-/// four fields to a lane, did not vectorize, and counting a sparse scene's
-/// gaps took a third of its encode (perf, docs/BENCHMARKS.md section 1).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Lanes<const N: usize> {
-    m: [u32; N],
-    reciprocal: [u32; N],
-    short_bits: [u32; N],
-    short: [u32; N],
+/// Values with a row in [`Rows`]: `0..=MAX_FAST_VALUE`.
+const ROWS: usize = MAX_FAST_VALUE as usize + 1;
+
+/// The code length of every value up to [`MAX_FAST_VALUE`] under `N`
+/// parameters (each of at most [`MAX_EXACT_PARAMETER`]), a row of `N`
+/// lengths per value, computed by the compiler. A gap's lengths under all
+/// the parameters are then one row added to the totals, two vector adds
+/// for 16 lanes, where computing them took some eight instructions a lane
+/// (a quarter of a 10 % scene's encode, perf, docs/BENCHMARKS.md section 1).
+/// A length is at most `MAX_FAST_VALUE + 8`, so 63 rows add up in `u16`.
+#[derive(Debug)]
+pub(super) struct Rows<const N: usize> {
+    rows: [[u16; N]; ROWS],
 }
 
-impl<const N: usize> Lanes<N> {
-    /// The lanes of `lengths`.
-    // Evaluated by the compiler at every use: an index out of bounds would
-    // fail the build.
+impl<const N: usize> Rows<N> {
+    /// The rows of `lengths`.
+    // Evaluated by the compiler: an index out of bounds would fail the
+    // build.
     #[allow(clippy::indexing_slicing)]
     pub(super) const fn new(lengths: &[CodeLength; N]) -> Self {
-        let mut lanes = Self {
-            m: [0; N],
-            reciprocal: [0; N],
-            short_bits: [0; N],
-            short: [0; N],
-        };
-        let mut i = 0;
-        while i < N {
-            let length = lengths[i];
-            assert!(length.m <= MAX_EXACT_PARAMETER);
-            lanes.m[i] = length.m;
-            lanes.reciprocal[i] = length.reciprocal;
-            lanes.short_bits[i] = length.short_bits;
-            lanes.short[i] = length.short;
-            i = i.wrapping_add(1);
+        let mut rows = [[0u16; N]; ROWS];
+        let mut v = 0;
+        while v < ROWS {
+            let mut lane = 0;
+            while lane < N {
+                let length = lengths[lane];
+                assert!(length.m <= MAX_EXACT_PARAMETER);
+                rows[v][lane] = length.bits_of_small(v as u32) as u16;
+                lane = lane.wrapping_add(1);
+            }
+            v = v.wrapping_add(1);
         }
-        lanes
+        Self { rows }
     }
 
-    /// Adds to each lane's total the bits of `times` codes of `v`, for
-    /// `v <= MAX_FAST_VALUE`: [`CodeLength::bits_of_small`] lane by lane.
-    /// Totals wrap past `u32::MAX`, which no set of 2^22 slots or fewer
-    /// reaches.
+    /// The lengths of `v` under each parameter, for `v <= MAX_FAST_VALUE`.
     #[inline(always)]
-    pub(super) fn add_small(&self, totals: &mut [u32; N], v: u32, times: u32) {
-        let lanes = totals
-            .iter_mut()
-            .zip(self.m)
-            .zip(self.reciprocal)
-            .zip(self.short_bits)
-            .zip(self.short);
-        for ((((total, m), reciprocal), short_bits), short) in lanes {
-            let quotient = v.wrapping_mul(reciprocal) >> RECIPROCAL_SHIFT;
-            let remainder = v.wrapping_sub(quotient.wrapping_mul(m));
-            let bits = quotient
-                .wrapping_add(1)
-                .wrapping_add(short_bits)
-                .wrapping_add(u32::from(remainder >= short));
-            *total = total.wrapping_add(bits.wrapping_mul(times));
+    pub(super) fn row(&self, v: u32) -> Option<&[u16; N]> {
+        self.rows.get(usize::try_from(v).ok()?)
+    }
+}
+
+/// Totals of code lengths over many gaps, lane by lane: rows added in
+/// `u16` lanes, moved into `u32` totals every 63 rows.
+#[derive(Debug)]
+pub(super) struct Totals<const N: usize> {
+    narrow: [u16; N],
+    rows: u32,
+    wide: [u32; N],
+}
+
+impl<const N: usize> Totals<N> {
+    pub(super) const fn new() -> Self {
+        Self {
+            narrow: [0; N],
+            rows: 0,
+            wide: [0; N],
         }
+    }
+
+    /// Adds one gap's row.
+    #[inline(always)]
+    pub(super) fn add(&mut self, row: &[u16; N]) {
+        for (total, length) in self.narrow.iter_mut().zip(row) {
+            *total = total.wrapping_add(*length);
+        }
+        self.rows = self.rows.wrapping_add(1);
+        if self.rows == 63 {
+            self.flush();
+        }
+    }
+
+    /// Adds `times` gaps of one row.
+    #[inline]
+    pub(super) fn add_times(&mut self, row: &[u16; N], times: u32) {
+        for (total, length) in self.wide.iter_mut().zip(row) {
+            *total = total.wrapping_add(u32::from(*length).wrapping_mul(times));
+        }
+    }
+
+    #[inline]
+    fn flush(&mut self) {
+        for (wide, narrow) in self.wide.iter_mut().zip(&mut self.narrow) {
+            *wide = wide.wrapping_add(u32::from(*narrow));
+            *narrow = 0;
+        }
+        self.rows = 0;
+    }
+
+    /// The totals (wrapping past `u32::MAX`, which no set of 2^22 slots
+    /// or fewer reaches).
+    pub(super) fn finish(mut self) -> [u32; N] {
+        self.flush();
+        self.wide
     }
 }
 
@@ -176,17 +212,35 @@ mod tests {
     }
 
     #[test]
-    fn lanes_add_each_lanes_length_times_the_count() {
+    fn rows_and_totals_add_each_lanes_lengths() {
         let ms = [1, 2, 3, 7, 64, 127, 128];
-        let lanes = Lanes::new(&ms.map(CodeLength::new));
+        let rows = Rows::new(&ms.map(CodeLength::new));
         for v in 0..=MAX_FAST_VALUE {
-            for times in [1, 3] {
-                let mut totals = [5u32; 7];
-                lanes.add_small(&mut totals, v, times);
-                let expected = ms.map(|m| 5 + times * divided_bits(v, m));
-                assert_eq!(totals, expected, "v = {v}, {times} times");
+            assert_eq!(
+                rows.row(v).unwrap().map(u32::from),
+                ms.map(|m| divided_bits(v, m)),
+                "v = {v}"
+            );
+        }
+        assert!(rows.row(MAX_FAST_VALUE + 1).is_none());
+        // Past the 63 rows a u16 lane holds, and with runs.
+        let mut totals = Totals::new();
+        let mut expected = [0u32; 7];
+        for v in (0..=MAX_FAST_VALUE).step_by(7) {
+            totals.add(rows.row(v).unwrap());
+            totals.add_times(rows.row(v / 2).unwrap(), 3);
+            for (e, m) in expected.iter_mut().zip(ms) {
+                *e += divided_bits(v, m) + 3 * divided_bits(v / 2, m);
             }
         }
+        assert_eq!(totals.finish(), expected);
+        // The longest row, as often as a u16 lane can hold and more.
+        let mut totals = Totals::new();
+        for _ in 0..200 {
+            totals.add(rows.row(MAX_FAST_VALUE).unwrap());
+        }
+        let longest = ms.map(|m| 200 * divided_bits(MAX_FAST_VALUE, m));
+        assert_eq!(totals.finish(), longest);
     }
 
     #[test]

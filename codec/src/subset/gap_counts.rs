@@ -104,10 +104,8 @@ pub(super) fn count<T: Indexed>(items: &[T], size: u32) -> Option<(GapCounts, Ga
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::subset::golomb::{
-        count_entries, ABSENT_LANES, ABSENT_LENGTHS, PRESENT_LANES, PRESENT_LENGTHS,
-    };
-    use crate::subset::{CodedSet, Entry};
+    use crate::subset::golomb::{count_absent, count_present, ABSENT_LENGTHS, PRESENT_LENGTHS};
+    use crate::subset::Entry;
 
     fn entries(indices: impl IntoIterator<Item = u32>) -> Vec<Entry<u8>> {
         indices
@@ -135,25 +133,13 @@ mod tests {
                     let (present, absent) = count(&items, size).expect("valid items");
                     assert_eq!(
                         present.totals(&PRESENT_LENGTHS),
-                        count_entries(
-                            &PRESENT_LANES,
-                            &PRESENT_LENGTHS,
-                            &items,
-                            size,
-                            CodedSet::Present
-                        ),
+                        count_present(&items, size),
                         "present, size {size}, {} items",
                         items.len()
                     );
                     assert_eq!(
                         absent.totals(&ABSENT_LENGTHS),
-                        count_entries(
-                            &ABSENT_LANES,
-                            &ABSENT_LENGTHS,
-                            &items,
-                            size,
-                            CodedSet::Absent
-                        ),
+                        count_absent(&items, size),
                         "absent, size {size}, {} items",
                         items.len()
                     );

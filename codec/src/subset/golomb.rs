@@ -31,7 +31,7 @@
 //! above the sentinel accepts only canonical packets. The unary part is
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
-use super::code_length::{CodeLength, Lanes, MAX_EXACT_PARAMETER, MAX_FAST_VALUE};
+use super::code_length::{CodeLength, Rows, Totals, MAX_EXACT_PARAMETER};
 use super::gap_counts;
 use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
@@ -102,23 +102,11 @@ pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
         .flatten();
     let count_present = || match &counted {
         Some((present, _)) => present.totals(&PRESENT_LENGTHS),
-        None => count_entries(
-            &PRESENT_LANES,
-            &PRESENT_LENGTHS,
-            items,
-            size,
-            CodedSet::Present,
-        ),
+        None => count_present(items, size),
     };
     let count_absent = || match &counted {
         Some((_, absent)) => absent.totals(&ABSENT_LENGTHS),
-        None => count_entries(
-            &ABSENT_LANES,
-            &ABSENT_LENGTHS,
-            items,
-            size,
-            CodedSet::Absent,
-        ),
+        None => count_absent(items, size),
     };
     let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
     let (present, absent) = if present_gaps <= absent_gaps {
@@ -168,29 +156,79 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
         .unwrap_or((CodedSet::Present, 1))
 }
 
-/// The bits of the gaps of `set` under each of `lanes`, counted in one
-/// pass: the lanes share each gap, so the count compiles to vector code.
-pub(super) fn count_entries<const N: usize, T: Indexed>(
-    lanes: &Lanes<N>,
-    lengths: &[CodeLength; N],
+/// The bits of the present set's gaps under each present entry.
+pub(super) fn count_present<T: Indexed>(items: &[T], size: u32) -> [u32; PRESENT_ENTRIES] {
+    let all = count_entries(items, size, CodedSet::Present);
+    std::array::from_fn(|lane| all.get(lane).copied().unwrap_or(u32::MAX))
+}
+
+/// The bits of the absent set's gaps under each absent entry.
+pub(super) fn count_absent<T: Indexed>(items: &[T], size: u32) -> [u32; ABSENT_ENTRIES] {
+    let all = count_entries(items, size, CodedSet::Absent);
+    std::array::from_fn(|lane| {
+        all.get(PRESENT_ENTRIES.wrapping_add(lane))
+            .copied()
+            .unwrap_or(u32::MAX)
+    })
+}
+
+/// The bits of the gaps of `set` under every entry's parameter, counted
+/// in one pass: each gap adds its row of [`CODE_ROWS`] (only the entries
+/// of `set` mean anything).
+fn count_entries<T: Indexed>(
     items: &[T],
     size: u32,
     set: CodedSet,
-) -> [u32; N] {
-    let mut totals = [0u32; N];
-    each_gap(items, size, set, |gap, times| {
-        let v = gap.wrapping_sub(1);
-        if v <= MAX_FAST_VALUE {
-            lanes.add_small(&mut totals, v, times);
-        } else {
+) -> [u32; GOLOMB_PARAMETERS.len()] {
+    let mut totals = Totals::new();
+    let mut slow = [0u32; GOLOMB_PARAMETERS.len()];
+    match set {
+        // The sparse scenes' set, walked here rather than by `each_gap`,
+        // whose five calls of its closure keep that out of line: here the
+        // totals stay in registers from gap to gap.
+        CodedSet::Present => {
+            let mut next = 0u32;
+            for item in items {
+                let index = item.index();
+                let gap = index.wrapping_sub(next).wrapping_add(1);
+                add_gap(&mut totals, &mut slow, gap, 1);
+                next = index.wrapping_add(1);
+            }
+            let sentinel = size.wrapping_sub(next).wrapping_add(1);
+            add_gap(&mut totals, &mut slow, sentinel, 1);
+        }
+        CodedSet::Absent => each_gap(items, size, set, |gap, times| {
+            add_gap(&mut totals, &mut slow, gap, times);
+        }),
+    }
+    let mut totals = totals.finish();
+    for (total, slow) in totals.iter_mut().zip(slow) {
+        *total = total.saturating_add(slow);
+    }
+    totals
+}
+
+/// Adds `times` gaps of `gap` to every entry's total: its row of
+/// [`CODE_ROWS`], or, past the rows, its lengths computed into `slow`.
+#[inline(always)]
+fn add_gap(
+    totals: &mut Totals<{ GOLOMB_PARAMETERS.len() }>,
+    slow: &mut [u32; GOLOMB_PARAMETERS.len()],
+    gap: u32,
+    times: u32,
+) {
+    let v = gap.wrapping_sub(1);
+    match CODE_ROWS.row(v) {
+        Some(row) if times == 1 => totals.add(row),
+        Some(row) => totals.add_times(row, times),
+        None => {
             // Only sets over more than 1024 slots, or with broken indices,
             // get here.
-            for (total, length) in totals.iter_mut().zip(lengths) {
+            for (total, length) in slow.iter_mut().zip(&CODE_LENGTHS) {
                 *total = total.saturating_add(length.bits(v).saturating_mul(times));
             }
         }
-    });
-    totals
+    }
 }
 
 /// Calls `each(gap, times)` for the gaps between `set`'s coded indices, in
@@ -295,9 +333,9 @@ pub(super) const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
     lengths
 };
 
-/// The present and absent entries' lengths, lane by lane.
-pub(super) const PRESENT_LANES: Lanes<PRESENT_ENTRIES> = Lanes::new(&PRESENT_LENGTHS);
-pub(super) const ABSENT_LANES: Lanes<ABSENT_ENTRIES> = Lanes::new(&ABSENT_LENGTHS);
+/// Every entry's code length of every value a set of 1024 slots has, a
+/// row per value (32 KiB, computed by the compiler).
+static CODE_ROWS: Rows<{ GOLOMB_PARAMETERS.len() }> = Rows::new(&CODE_LENGTHS);
 
 /// The code length of every entry of [`GOLOMB_PARAMETERS`].
 // Evaluated by the compiler: an index out of bounds would fail the build,
