@@ -12,7 +12,10 @@ use codec::protocols::scenes::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITI
 use codec::{
     CompressedFloat, DecodeError, EncodeError, ReadStream, Serialize, Stream, WriteStream,
 };
+use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
+
+mod outcome;
 
 /// A reading stream with only the operations every stream must have, so
 /// that everything else is read field by field.
@@ -110,48 +113,17 @@ fn write(
     (result, bits, buf)
 }
 
-/// What a read did: the result, the object it left, where the stream
-/// stands, and what its next read says.
-#[derive(Debug, PartialEq)]
-struct Outcome {
-    result: Result<(), DecodeError>,
-    object: Object,
-    offset: u64,
-    remaining: u64,
-    next: Result<u32, DecodeError>,
-}
-
-fn read<S: Stream<Error = DecodeError>>(mut stream: S) -> Outcome {
+/// Reads an object through `stream`.
+fn read<S: Stream<Error = DecodeError>>(stream: S) -> Outcome<Object> {
     // Not the default, so that a field left unread shows.
-    let mut object = Object {
+    let object = Object {
         position: [7; 3],
         at_rest: false,
         linear_velocity: [9; 3],
         angular_velocity: [11; 3],
         ..Object::default()
     };
-    let result = object.serialize(&mut stream);
-    let (offset, remaining) = (stream.bit_offset(), stream.bits_remaining());
-    let mut next = 0;
-    let next = stream.serialize_bits(&mut next, 3).map(|()| next);
-    Outcome {
-        result,
-        object,
-        offset,
-        remaining,
-        next,
-    }
-}
-
-/// A stream over `bytes` that has read `skip` bits, and failed when
-/// `fail` says so.
-fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
-    let mut stream = ReadStream::new(bytes);
-    let _ = stream.serialize_bits(&mut 0, skip);
-    if fail {
-        let _ = stream.refuse(DecodeError::OutOfRange { at: 0 });
-    }
-    stream
+    outcome(stream, object, |s, o| o.serialize(s))
 }
 
 /// Codes of a declaration: mostly anywhere in range, else at or one past

@@ -10,49 +10,18 @@
 
 use codec::ops::golomb::serialize_golomb;
 use codec::{CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream};
+use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
 
-/// What a read did: the result, the values it left, where the stream
-/// stands, and what its next read says.
-#[derive(Debug, PartialEq)]
-struct Outcome<const N: usize> {
-    result: Result<(), DecodeError>,
-    values: [u32; N],
-    offset: u64,
-    remaining: u64,
-    next: Result<u32, DecodeError>,
-}
-
-/// A stream over `bytes` that has read `skip` bits already, and has failed
-/// when `fail` says so.
-fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
-    let mut stream = ReadStream::new(bytes);
-    let _ = stream.serialize_bits(&mut 0, skip);
-    if fail {
-        let _ = stream.refuse(DecodeError::OutOfRange { at: 0 });
-    }
-    stream
-}
+mod outcome;
 
 fn read<const N: usize>(
     bytes: &[u8],
     skip: u32,
     fail: bool,
     how: impl FnOnce(&mut ReadStream<'_>, &mut [u32; N]) -> Result<(), DecodeError>,
-) -> Outcome<N> {
-    let mut stream = stream(bytes, skip, fail);
-    let mut values = [0x5A5A_5A5A; N];
-    let result = how(&mut stream, &mut values);
-    let (offset, remaining) = (stream.bit_offset(), stream.bits_remaining());
-    let mut next = 0;
-    let next = stream.serialize_bits(&mut next, 3).map(|()| next);
-    Outcome {
-        result,
-        values,
-        offset,
-        remaining,
-        next,
-    }
+) -> Outcome<[u32; N]> {
+    outcome(stream(bytes, skip, fail), [0x5A5A_5A5A; N], how)
 }
 
 /// Declarations whose top code is below, at, and just above a power of

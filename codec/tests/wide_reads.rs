@@ -5,29 +5,10 @@
 
 use codec::ops::wide::serialize_u64;
 use codec::{DecodeError, ReadStream, Stream};
+use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
 
-/// What a read did: the result, the value it left, where the stream
-/// stands, and what its next read says.
-#[derive(Debug, PartialEq)]
-struct Outcome {
-    result: Result<(), DecodeError>,
-    value: u64,
-    offset: u64,
-    remaining: u64,
-    next: Result<u32, DecodeError>,
-}
-
-/// A stream over `bytes` that has read `skip` bits already, and has failed
-/// when `fail` says so.
-fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
-    let mut stream = ReadStream::new(bytes);
-    let _ = stream.serialize_bits(&mut 0, skip);
-    if fail {
-        let _ = stream.refuse(DecodeError::OutOfRange { at: 0 });
-    }
-    stream
-}
+mod outcome;
 
 fn read(
     bytes: &[u8],
@@ -35,20 +16,8 @@ fn read(
     fail: bool,
     bits: u32,
     how: fn(&mut ReadStream<'_>, &mut u64, u32) -> Result<(), DecodeError>,
-) -> Outcome {
-    let mut stream = stream(bytes, skip, fail);
-    let mut value = 0x5A5A;
-    let result = how(&mut stream, &mut value, bits);
-    let (offset, remaining) = (stream.bit_offset(), stream.bits_remaining());
-    let mut next = 0;
-    let next = stream.serialize_bits(&mut next, 3).map(|()| next);
-    Outcome {
-        result,
-        value,
-        offset,
-        remaining,
-        next,
-    }
+) -> Outcome<u64> {
+    outcome(stream(bytes, skip, fail), 0x5A5A, |s, v| how(s, v, bits))
 }
 
 proptest! {
