@@ -147,6 +147,20 @@ impl Object {
         true
     }
 
+    /// Both velocities as one record, where the stream reads records and
+    /// every code is in range. False, with nothing read, otherwise.
+    #[inline(always)]
+    fn read_velocities<S: Stream>(&mut self, stream: &mut S) -> bool {
+        let Some([a, b, c, d, e, f]) =
+            stream.read_record(VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
+        else {
+            return false;
+        };
+        self.linear_velocity = [a, b, c];
+        self.angular_velocity = [d, e, f];
+        true
+    }
+
     /// The head as one record, where the stream writes records, every
     /// code is in range, the quaternion valid and the room enough: what
     /// writing its fields one by one writes. False, with nothing written,
@@ -176,20 +190,6 @@ impl Object {
         let [a, b, c] = self.linear_velocity;
         let [d, e, f] = self.angular_velocity;
         stream.write_record(&[a, b, c, d, e, f], VELOCITY_WIDTHS, VELOCITY_MAXES)
-    }
-
-    /// Both velocities as one record, where the stream reads records and
-    /// every code is in range. False, with nothing read, otherwise.
-    #[inline(always)]
-    fn read_velocities<S: Stream>(&mut self, stream: &mut S) -> bool {
-        let Some([a, b, c, d, e, f]) =
-            stream.read_record(VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
-        else {
-            return false;
-        };
-        self.linear_velocity = [a, b, c];
-        self.angular_velocity = [d, e, f];
-        true
     }
 }
 
