@@ -50,54 +50,6 @@ impl<'a> ReadStream<'a> {
     }
 }
 
-impl ReadStream<'_> {
-    /// The `N` fields of `widths[i]` bits that follow, read from one
-    /// window, when the window holds them all and each is at most
-    /// `maxes[i]`; then consumed. `None`, with nothing consumed, otherwise
-    /// (within the input's last sixteen bytes, on a failed stream, or for a
-    /// field out of range): the caller then reads field by field, which
-    /// refuses where it would. The widths and bounds are constants at every
-    /// caller, so each field costs a shift, a mask and a comparison, and
-    /// no branch is taken until the run is read.
-    #[inline(always)]
-    fn read_run<const N: usize>(&mut self, widths: [u32; N], maxes: [u32; N]) -> Option<[u32; N]> {
-        let (read, total) = self.peek_run(widths, maxes)?;
-        self.reader.advance(total);
-        Some(read)
-    }
-
-    /// [`ReadStream::read_run`] without consuming: the fields and their
-    /// total width.
-    #[inline(always)]
-    fn peek_run<const N: usize>(
-        &self,
-        widths: [u32; N],
-        maxes: [u32; N],
-    ) -> Option<([u32; N], u32)> {
-        let total = widths
-            .iter()
-            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
-        if total > BitReader::WINDOW_BITS {
-            return None;
-        }
-        let window = self.reader.window()?;
-        let mut shift = 0u32;
-        let mut fits = true;
-        let mut read = [0u32; N];
-        for ((value, width), max) in read.iter_mut().zip(widths).zip(maxes) {
-            let width = width.min(32);
-            let mask = (1u64 << width).wrapping_sub(1);
-            *value = ((window >> (shift & 127)) as u64 & mask) as u32;
-            fits &= *value <= max;
-            shift = shift.wrapping_add(width);
-        }
-        if !fits {
-            return None;
-        }
-        Some((read, total))
-    }
-}
-
 impl Stream for ReadStream<'_> {
     const IS_READING: bool = true;
     type Error = DecodeError;
@@ -208,7 +160,7 @@ impl Stream for ReadStream<'_> {
         format: &CompressedFloat,
     ) -> Result<(), DecodeError> {
         let max = format.max_integer_value();
-        if let Some(read) = self.read_run([bits_for_span(max); N], [max; N]) {
+        if let Some(read) = self.read_record([bits_for_span(max); N], [max; N], |_| true) {
             *codes = read;
             return Ok(());
         }
@@ -221,13 +173,18 @@ impl Stream for ReadStream<'_> {
         values: &mut [u32; N],
         widths: [u32; N],
     ) -> Result<(), DecodeError> {
-        if let Some(read) = self.read_run(widths, [u32::MAX; N]) {
+        if let Some(read) = self.read_record(widths, [u32::MAX; N], |_| true) {
             *values = read;
             return Ok(());
         }
         crate::ops::run::bits_one_by_one(self, values, widths)
     }
 
+    /// The fields from one window, when the window holds them all; then
+    /// checked and consumed. The widths and bounds are constants at every
+    /// caller, so each field costs a shift, a mask and a comparison, and
+    /// no branch is taken until the record is read. Runs of codes and of
+    /// raw fields are records that `accept` whatever is in range.
     #[inline(always)]
     fn read_record<const N: usize>(
         &mut self,
@@ -235,8 +192,24 @@ impl Stream for ReadStream<'_> {
         maxes: [u32; N],
         accept: impl FnOnce(&[u32; N]) -> bool,
     ) -> Option<[u32; N]> {
-        let (read, total) = self.peek_run(widths, maxes)?;
-        if !accept(&read) {
+        let total = widths
+            .iter()
+            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        if total > BitReader::WINDOW_BITS {
+            return None;
+        }
+        let window = self.reader.window()?;
+        let mut shift = 0u32;
+        let mut fits = true;
+        let mut read = [0u32; N];
+        for ((value, width), max) in read.iter_mut().zip(widths).zip(maxes) {
+            let width = width.min(32);
+            let mask = (1u64 << width).wrapping_sub(1);
+            *value = ((window >> (shift & 127)) as u64 & mask) as u32;
+            fits &= *value <= max;
+            shift = shift.wrapping_add(width);
+        }
+        if !fits || !accept(&read) {
             return None;
         }
         self.reader.advance(total);
