@@ -123,7 +123,9 @@ fn read_vec<S: Stream, T: Indexed>(stream: &S, size: u32) -> Vec<T> {
 /// stack and moving it in cost a quarter of a scene's decode in
 /// store-forwarding stalls (perf annotate, docs/BENCHMARKS.md). On a
 /// refusal the item stays half read; every caller then drops the vector.
-#[inline]
+/// Always inlined, with [`payload`] and the item's `serialize_value`, so
+/// that the reader's state stays in registers from item to item.
+#[inline(always)]
 fn read_item<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut Vec<T>,
@@ -147,7 +149,7 @@ pub const SLOT: &str = "slot";
 
 /// An item's payload, named [`PAYLOAD`] with the role `Value` until it
 /// names its own fields, inside the part [`SLOT`].
-#[inline]
+#[inline(always)]
 fn payload<S: Stream, T: Indexed>(stream: &mut S, item: &mut T) -> Result<(), S::Error> {
     stream.enter(SLOT);
     if S::IS_READING && S::SHOWS_VALUES {

@@ -80,7 +80,8 @@ impl Indexed for Slot {
     /// An object at rest: three positions, the quaternion, the flag.
     const MIN_VALUE_BITS: u32 = Object::AT_REST_BITS;
 
-    #[inline]
+    /// Always inlined into the subset's loop (see [`Object::serialize`]).
+    #[inline(always)]
     fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         self.object.serialize(stream)
     }
