@@ -82,8 +82,13 @@ impl<'a> BitWriter<'a> {
     /// against the room.
     #[inline(always)]
     fn push(&mut self, value: u64, bits: u32) {
-        let pending = self.scratch_bits;
-        self.scratch |= value << (pending & 63);
+        // Fewer than 64 bits are pending between calls; masked, so that
+        // the compiler knows it too, and a 64-bit write stores its word
+        // without a test. (Stored without a branch for other widths, the
+        // word made the scratch a chain of selects: scene E encode at
+        // 10 % went from 287 to 332 us.)
+        let pending = self.scratch_bits & 63;
+        self.scratch |= value << pending;
         let total = pending.wrapping_add(bits);
         if total >= 64 {
             // Every one of these 64 bits is written, and the room check
