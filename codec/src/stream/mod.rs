@@ -447,3 +447,12 @@ pub trait Serialize {
     /// Writes, reads or measures `self` through `stream`.
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;
 }
+
+/// The bits a record of fields `widths` wide takes, each counted up to 32:
+/// what every record and run operation checks against its window or room.
+#[inline(always)]
+pub(crate) fn record_bits(widths: &[u32]) -> u32 {
+    widths
+        .iter()
+        .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)))
+}

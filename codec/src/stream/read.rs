@@ -192,9 +192,7 @@ impl Stream for ReadStream<'_> {
         maxes: [u32; N],
         accept: impl FnOnce(&[u32; N]) -> bool,
     ) -> Option<[u32; N]> {
-        let total = widths
-            .iter()
-            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        let total = super::record_bits(&widths);
         if total > BitReader::WINDOW_BITS {
             return None;
         }

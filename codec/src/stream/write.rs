@@ -38,9 +38,7 @@ impl WriteStream<'_> {
     /// every caller, so the packing folds to shifts and ors.
     #[inline(always)]
     fn write_run<const N: usize>(&mut self, values: &[u32; N], widths: [u32; N]) -> bool {
-        let total = widths
-            .iter()
-            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        let total = super::record_bits(&widths);
         if total > 64 {
             return false;
         }
@@ -163,9 +161,7 @@ impl Stream for WriteStream<'_> {
         widths: [u32; N],
         maxes: [u32; N],
     ) -> bool {
-        let total = widths
-            .iter()
-            .fold(0u32, |sum, w| sum.saturating_add((*w).min(32)));
+        let total = super::record_bits(&widths);
         if total > 128 || u64::from(total) > self.writer.bits_available() {
             return false;
         }
