@@ -250,7 +250,12 @@ impl Serialize for Field {
             }
             Self::BitsRun { widths, values } => stream.serialize_bits_run(values, *widths),
             Self::Unary { unit, room, count } => stream.serialize_unary(count, *unit, *room),
-            Self::Golomb { m, room, gap } => stream.serialize_golomb(gap, *m, *room),
+            // Scene E's parameters go through their decoding tables, as
+            // scene E reads them; any other parameter through the code.
+            Self::Golomb { m, room, gap } => match crate::subset::golomb::golomb_table(*m) {
+                Some(table) => stream.serialize_golomb_table(gap, table, *room),
+                None => stream.serialize_golomb(gap, *m, *room),
+            },
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

@@ -11,9 +11,91 @@ use crate::stream::Stream;
 /// others `b`.
 #[inline(always)]
 #[must_use]
-pub fn truncated_binary(m: u32) -> (u32, u32) {
+pub const fn truncated_binary(m: u32) -> (u32, u32) {
     let b = bits_for_span(m.wrapping_sub(1));
     (b, (1u32 << (b & 31)).wrapping_sub(m))
+}
+
+/// The input bits a [`GolombTable`] decodes at once.
+pub const TABLE_BITS: u32 = 12;
+
+/// Every Golomb code of parameter `m` that takes at most [`TABLE_BITS`]
+/// bits, decoded ahead of time: a reader looks its next bits up, where it
+/// would count the quotient's ones and unpick the truncated binary, a
+/// chain of about ten dependent operations between one gap's position and
+/// the next (scene E's gaps; docs/BENCHMARKS.md, section 1). Entry `w` (the next
+/// bits as a little-endian number, the first bit lowest) holds the gap of
+/// the code `w` starts with, times 16, plus the code's length; 0 where that
+/// code is longer than [`TABLE_BITS`]. 8 KiB a parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GolombTable {
+    m: u32,
+    entries: [u16; 1 << TABLE_BITS],
+}
+
+impl GolombTable {
+    /// The table of parameter `m` (0 counts as 1). Built by the compiler:
+    /// every table is a constant (an index out of bounds would fail the
+    /// build, never a run).
+    #[allow(clippy::indexing_slicing)]
+    #[must_use]
+    pub(crate) const fn new(m: u32) -> Self {
+        let m = if m == 0 { 1 } else { m };
+        let mut entries = [0u16; 1 << TABLE_BITS];
+        let (b, short) = truncated_binary(m);
+        // A remainder of b - 1 bits or more, its quotient's zero: past b =
+        // TABLE_BITS no code fits, and every shift below stays under 32.
+        if b > TABLE_BITS {
+            return Self { m, entries };
+        }
+        let mut w = 0u32;
+        while w < (1 << TABLE_BITS) {
+            let quotient = w.trailing_ones();
+            let (remainder, remainder_bits) = if m == 1 {
+                (0, 0)
+            } else {
+                let rest = (w >> quotient) >> 1;
+                let first = b.wrapping_sub(1);
+                let high = rest & ((1u32 << first).wrapping_sub(1));
+                if high >= short {
+                    let low = (rest >> first) & 1;
+                    (((high << 1) | low).wrapping_sub(short), b)
+                } else {
+                    (high, first)
+                }
+            };
+            let bits = quotient.wrapping_add(1).wrapping_add(remainder_bits);
+            // At most (quotient + 1) * m <= 2^(quotient + b) <=
+            // 2^TABLE_BITS when the code fits; a gap of 2^12 itself is left
+            // to the slow path.
+            let gap = (quotient as u64)
+                .wrapping_mul(m as u64)
+                .wrapping_add(remainder as u64)
+                .wrapping_add(1);
+            if bits <= TABLE_BITS && gap < (1 << 12) {
+                entries[w as usize] = ((gap as u16) << 4) | bits as u16;
+            }
+            w = w.wrapping_add(1);
+        }
+        Self { m, entries }
+    }
+
+    /// The parameter.
+    #[inline(always)]
+    #[must_use]
+    pub const fn m(&self) -> u32 {
+        self.m
+    }
+
+    /// The gap and length of the code `window` starts with (its first bit
+    /// lowest), or `(0, 0)` when the code is longer than [`TABLE_BITS`].
+    #[inline(always)]
+    #[must_use]
+    pub fn decode(&self, window: u64) -> (u32, u32) {
+        let index = (window & ((1 << TABLE_BITS) - 1)) as usize;
+        let entry = u32::from(self.entries.get(index).copied().unwrap_or(0));
+        (entry >> 4, entry & 15)
+    }
 }
 
 /// `gap` (in `1..=room`) as the Golomb code of `gap - 1` with parameter
@@ -69,4 +151,58 @@ pub fn serialize_golomb<S: Stream + ?Sized>(
         *gap = read;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::ReadStream;
+
+    /// The table path against the code read field by field, for every
+    /// `TABLE_BITS`-bit start of the input, behind two different runs of
+    /// later bits, at two bit offsets, with rooms that cut codes short or
+    /// let them through: the same gap or refusal, the same bits read. And
+    /// the tables do hold codes (a table that missed everything would pass
+    /// the rest through the slow path).
+    #[test]
+    fn a_table_reads_what_the_code_reads() {
+        let params = [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 15, 21, 29, 41, 58, 64, 82, 100, 128,
+        ];
+        let more = [1000, 2047, 2048, 2049, 4096, 5000, u32::MAX];
+        for m in params.into_iter().chain(more) {
+            let table = GolombTable::new(m);
+            let mut hits = 0u32;
+            for w in 0..(1u64 << TABLE_BITS) {
+                for high in [0u64, u64::MAX] {
+                    for skip in [0u32, 5] {
+                        for room in [1, 2, 9, 100, 640, u32::MAX] {
+                            let word = (w | high << TABLE_BITS) << skip;
+                            let mut bytes = word.to_le_bytes().to_vec();
+                            bytes.extend_from_slice(&high.to_le_bytes());
+                            let mut fast = ReadStream::new(&bytes);
+                            let mut slow = ReadStream::new(&bytes);
+                            let mut lead = 0;
+                            fast.serialize_bits(&mut lead, skip).unwrap();
+                            slow.serialize_bits(&mut lead, skip).unwrap();
+                            let (mut a, mut b) = (7u32, 7u32);
+                            let by_table = fast.serialize_golomb_table(&mut a, &table, room);
+                            let by_code = serialize_golomb(&mut slow, &mut b, m, room);
+                            assert_eq!(by_table, by_code, "m {m} w {w:#x} room {room}");
+                            assert_eq!(a, b, "m {m} w {w:#x} room {room}");
+                            assert_eq!(fast.bit_offset(), slow.bit_offset());
+                        }
+                    }
+                }
+                let (gap, bits) = table.decode(w);
+                if bits != 0 {
+                    hits += 1;
+                    assert!(gap >= 1 && bits <= TABLE_BITS);
+                }
+            }
+            // Below 4096 the shortest code (a zero, then at most 11 bits
+            // of remainder) fits; from 4096 on, none does.
+            assert_eq!(hits > 0, m < 4096, "m {m}: {hits} codes in the table");
+        }
+    }
 }

@@ -277,6 +277,20 @@ pub trait Stream {
         ops::golomb::serialize_golomb(self, gap, m, room)
     }
 
+    /// `gap`, in `1..=room`, as a Golomb code with `table`'s parameter:
+    /// what [`Stream::serialize_golomb`] sends, and refuses. A
+    /// [`ReadStream`] looks a code of up to [`ops::golomb::TABLE_BITS`]
+    /// bits up in `table`.
+    #[inline(always)]
+    fn serialize_golomb_table(
+        &mut self,
+        gap: &mut u32,
+        table: &ops::golomb::GolombTable,
+        room: u32,
+    ) -> Result<(), Self::Error> {
+        self.serialize_golomb(gap, table.m(), room)
+    }
+
     /// `N` compressed-float codes over one declaration in a row (a
     /// position's three axes): what `N` calls of
     /// [`Stream::serialize_compressed_code`] send, and refuse. A

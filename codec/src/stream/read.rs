@@ -153,6 +153,35 @@ impl Stream for ReadStream<'_> {
         crate::ops::golomb::serialize_golomb(self, gap, m, room)
     }
 
+    /// The code looked up from one window where it takes at most
+    /// [`TABLE_BITS`](crate::ops::golomb::TABLE_BITS) bits and its gap is
+    /// within the room: an entry that is not there (gap 0) or a gap past
+    /// the room fails the same one comparison. Anything else goes to
+    /// [`Stream::serialize_golomb`], which refuses where it always has.
+    #[inline(always)]
+    fn serialize_golomb_table(
+        &mut self,
+        gap: &mut u32,
+        table: &crate::ops::golomb::GolombTable,
+        room: u32,
+    ) -> Result<(), DecodeError> {
+        // A unary code (m = 1) is counted faster than looked up: the
+        // lookup's load would sit between the reader's position and the
+        // next.
+        if table.m() <= 1 {
+            return self.serialize_golomb(gap, table.m(), room);
+        }
+        if let Some(window) = self.reader.window64() {
+            let (read, bits) = table.decode(window);
+            if read.wrapping_sub(1) < room {
+                self.reader.advance(bits);
+                *gap = read;
+                return Ok(());
+            }
+        }
+        self.serialize_golomb(gap, table.m(), room)
+    }
+
     #[inline(always)]
     fn serialize_compressed_codes<const N: usize>(
         &mut self,

@@ -35,6 +35,7 @@ use super::code_length::{CodeLength, Rows, Totals, MAX_EXACT_PARAMETER};
 use super::gap_counts;
 use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
+use crate::ops::golomb::GolombTable;
 use crate::ops::int::bits_for_span;
 use crate::role::Role;
 use crate::stream::Stream;
@@ -154,6 +155,39 @@ fn entry(parameter: i32) -> (CodedSet, u32) {
         .and_then(|p| GOLOMB_PARAMETERS.get(p))
         .copied()
         .unwrap_or((CodedSet::Present, 1))
+}
+
+/// The decoding table of each entry of [`GOLOMB_PARAMETERS`] (8 KiB an
+/// entry, computed by the compiler).
+// Evaluated by the compiler: an index out of bounds would fail the build,
+// never a run.
+#[allow(clippy::indexing_slicing)]
+static GOLOMB_TABLES: [GolombTable; GOLOMB_PARAMETERS.len()] = {
+    let mut tables = [const { GolombTable::new(1) }; GOLOMB_PARAMETERS.len()];
+    let mut p = 0;
+    while p < GOLOMB_PARAMETERS.len() {
+        tables[p] = GolombTable::new(GOLOMB_PARAMETERS[p].1);
+        p += 1;
+    }
+    tables
+};
+
+/// The decoding table of Golomb parameter `m`, where an entry of
+/// [`GOLOMB_PARAMETERS`] has that parameter.
+#[must_use]
+pub fn golomb_table(m: u32) -> Option<&'static GolombTable> {
+    GOLOMB_TABLES.iter().find(|table| table.m() == m)
+}
+
+/// The decoding table of a parameter field value, which [`entry`]'s
+/// parameter matches (a value past the entries, which no reader passes on,
+/// gets `m = 1`'s, as in [`entry`]).
+fn table_of_entry(parameter: i32) -> &'static GolombTable {
+    const UNARY: &GolombTable = &GolombTable::new(1);
+    usize::try_from(parameter)
+        .ok()
+        .and_then(|p| GOLOMB_TABLES.get(p))
+        .unwrap_or(UNARY)
 }
 
 /// The bits of the present set's gaps under each present entry.
@@ -421,6 +455,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         }
     }
 
+    let table = table_of_entry(wire);
     let mut read: Vec<T> = read_vec(stream, size);
     // The previous coded index plus one (0 before the first), so at most
     // `size`: the loop's state stays in `u32`.
@@ -431,7 +466,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         stream.field_role(Role::Gap);
         // The largest gap that stays at or below the sentinel.
         let room = size.wrapping_sub(start).saturating_add(1);
-        stream.serialize_golomb(&mut gap, m, room)?;
+        stream.serialize_golomb_table(&mut gap, table, room)?;
         // The gap is in 1..=room, so `coded` is in start..=size.
         let coded = start.wrapping_add(gap).wrapping_sub(1);
         match set {
