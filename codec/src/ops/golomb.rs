@@ -27,11 +27,23 @@ pub const TABLE_BITS: u32 = 12;
 /// bits as a little-endian number, the first bit lowest) holds the gap of
 /// the code `w` starts with, times 16, plus the code's length; 0 where that
 /// code is longer than [`TABLE_BITS`]. 8 KiB a parameter.
+///
+/// The other way, a writer looks up the code of each `gap - 1` below
+/// [`TABLE_VALUES`] that takes at most [`TABLE_CODE_BITS`] bits, where it
+/// divided by `m`: the code, first bit lowest, plus its length times 2^27;
+/// 0 where the code is longer. 4 KiB a parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GolombTable {
     m: u32,
     entries: [u16; 1 << TABLE_BITS],
+    codes: [u32; TABLE_VALUES],
 }
+
+/// The gaps a [`GolombTable`] codes: those of a set of up to 1024 slots.
+pub const TABLE_VALUES: usize = 1024;
+
+/// The longest code a [`GolombTable`] holds for a writer.
+pub const TABLE_CODE_BITS: u32 = 27;
 
 impl GolombTable {
     /// The table of parameter `m` (0 counts as 1). Built by the compiler:
@@ -46,7 +58,11 @@ impl GolombTable {
         // A remainder of b - 1 bits or more, its quotient's zero: past b =
         // TABLE_BITS no code fits, and every shift below stays under 32.
         if b > TABLE_BITS {
-            return Self { m, entries };
+            return Self {
+                m,
+                entries,
+                codes: [0; TABLE_VALUES],
+            };
         }
         let mut w = 0u32;
         while w < (1 << TABLE_BITS) {
@@ -77,7 +93,33 @@ impl GolombTable {
             }
             w = w.wrapping_add(1);
         }
-        Self { m, entries }
+        let mut codes = [0u32; TABLE_VALUES];
+        let mut v = 0u32;
+        while v < TABLE_VALUES as u32 {
+            // What `serialize_golomb` writes: `quotient` ones, a zero, the
+            // remainder's b - 1 bits, then maybe its last bit.
+            // m is at least 1: the divisions always succeed.
+            let (quotient, remainder) = match (v.checked_div(m), v.checked_rem(m)) {
+                (Some(quotient), Some(remainder)) => (quotient, remainder),
+                _ => (v, 0),
+            };
+            let (tail, tail_bits) = if m == 1 {
+                (0, 0)
+            } else if remainder < short {
+                (remainder, b.wrapping_sub(1))
+            } else {
+                let coded = remainder.wrapping_add(short);
+                ((coded >> 1) | ((coded & 1) << b.wrapping_sub(1)), b)
+            };
+            let bits = quotient.wrapping_add(1).wrapping_add(tail_bits);
+            if bits <= TABLE_CODE_BITS {
+                let ones = (1u32 << quotient).wrapping_sub(1);
+                let code = ones | (tail << quotient.wrapping_add(1));
+                codes[v as usize] = code | (bits << TABLE_CODE_BITS);
+            }
+            v = v.wrapping_add(1);
+        }
+        Self { m, entries, codes }
     }
 
     /// The parameter.
@@ -95,6 +137,23 @@ impl GolombTable {
         let index = (window & ((1 << TABLE_BITS) - 1)) as usize;
         let entry = u32::from(self.entries.get(index).copied().unwrap_or(0));
         (entry >> 4, entry & 15)
+    }
+
+    /// The code of `gap` (first bit lowest) and its length, or `(0, 0)`
+    /// when `gap - 1` is not below [`TABLE_VALUES`] or its code is longer
+    /// than [`TABLE_CODE_BITS`].
+    #[inline(always)]
+    #[must_use]
+    pub fn encode(&self, gap: u32) -> (u32, u32) {
+        let entry = self
+            .codes
+            .get(gap.wrapping_sub(1) as usize)
+            .copied()
+            .unwrap_or(0);
+        (
+            entry & ((1 << TABLE_CODE_BITS) - 1),
+            entry >> TABLE_CODE_BITS,
+        )
     }
 }
 
@@ -156,7 +215,61 @@ pub fn serialize_golomb<S: Stream + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::ReadStream;
+    use crate::stream::{ReadStream, WriteStream};
+
+    /// The table's codes against the code written field by field, for
+    /// every gap a table holds and some past it, with rooms that refuse
+    /// some and buffers too short for some: the same bytes, or the same
+    /// refusal.
+    #[test]
+    fn a_table_writes_what_the_code_writes() {
+        let params = [0, 1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 41, 58, 82, 100, 128];
+        for m in params.into_iter().chain([4095, 4096, 5000, u32::MAX]) {
+            let table = GolombTable::new(m);
+            let mut held = 0;
+            for gap in 0..=(TABLE_VALUES as u32 + 40) {
+                for room in [5, 300, u32::MAX] {
+                    for buffer in [1usize, 3, 16] {
+                        let (mut fast_buf, mut slow_buf) = (vec![0u8; buffer], vec![0u8; buffer]);
+                        let mut fast = WriteStream::new(&mut fast_buf);
+                        let mut slow = WriteStream::new(&mut slow_buf);
+                        let mut lead = 5;
+                        fast.serialize_bits(&mut lead, 3).unwrap();
+                        slow.serialize_bits(&mut lead, 3).unwrap();
+                        let (mut a, mut b) = (gap, gap);
+                        let by_table = fast.serialize_golomb_table(&mut a, &table, room);
+                        let by_code = serialize_golomb(&mut slow, &mut b, m, room);
+                        assert_eq!(by_table, by_code, "m {m} gap {gap} room {room}");
+                        let (fast_len, slow_len) = (fast.finish(), slow.finish());
+                        assert_eq!(
+                            fast_buf[..fast_len],
+                            slow_buf[..slow_len],
+                            "m {m} gap {gap}"
+                        );
+                    }
+                }
+                // The table holds a gap's code exactly when the gap is
+                // one it covers and the code takes at most TABLE_CODE_BITS
+                // bits (for the parameters of remainders of up to 12 bits,
+                // which it is built for), and holds those bits.
+                let mut buf = [0u8; 160];
+                let mut alone = WriteStream::new(&mut buf);
+                let written = serialize_golomb(&mut alone, &mut gap.clone(), m, u32::MAX)
+                    .map(|()| alone.bit_offset());
+                let (code, bits) = table.encode(gap);
+                let short = written.is_ok_and(|w| w <= u64::from(TABLE_CODE_BITS));
+                if m <= 4096 && (1..=TABLE_VALUES as u32).contains(&gap) {
+                    assert_eq!(bits != 0, short, "m {m} gap {gap}");
+                }
+                if bits != 0 {
+                    held += 1;
+                    assert_eq!(Ok(u64::from(bits)), written, "m {m} gap {gap}");
+                    assert!(u64::from(code) < 1 << bits);
+                }
+            }
+            assert_eq!(held > 0, m <= 4096, "m {m}");
+        }
+    }
 
     /// The table path against the code read field by field, for every
     /// `TABLE_BITS`-bit start of the input, behind two different runs of

@@ -140,6 +140,23 @@ impl Stream for WriteStream<'_> {
         crate::ops::golomb::serialize_golomb(self, gap, m, room)
     }
 
+    /// A gap in range whose code the table holds is written with one
+    /// lookup and one write, where [`Stream::serialize_golomb`] divides by
+    /// the parameter; any other goes there.
+    #[inline(always)]
+    fn serialize_golomb_table(
+        &mut self,
+        gap: &mut u32,
+        table: &crate::ops::golomb::GolombTable,
+        room: u32,
+    ) -> Result<(), EncodeError> {
+        let (code, bits) = table.encode(*gap);
+        if bits != 0 && (1..=room).contains(gap) && self.writer.write_wide(u64::from(code), bits) {
+            return Ok(());
+        }
+        self.serialize_golomb(gap, table.m(), room)
+    }
+
     #[inline(always)]
     fn serialize_bits_run<const N: usize>(
         &mut self,

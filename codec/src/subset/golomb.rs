@@ -386,19 +386,19 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
     lengths
 };
 
-/// The Golomb code of `gap - 1` with parameter `m`. A reader refuses the
-/// gap as soon as `previous + gap` would pass the sentinel `size`.
+/// The Golomb code of `gap - 1` with `table`'s parameter. A reader refuses
+/// the gap as soon as `previous + gap` would pass the sentinel `size`.
 #[inline(always)]
 fn serialize_gap<S: Stream>(
     stream: &mut S,
-    m: u32,
+    table: &GolombTable,
     size: u32,
     previous: i64,
     gap: &mut u32,
 ) -> Result<(), S::Error> {
     // The largest gap that stays at or below the sentinel.
     let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
-    stream.serialize_golomb(gap, m, room)
+    stream.serialize_golomb_table(gap, table, room)
 }
 
 /// A Golomb-coded subset with the parameter `parameter` (an index into
@@ -415,7 +415,8 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     stream.field_name("parameter");
     stream.field_role(Role::Parameter);
     stream.serialize_int(&mut wire, 0, LAST_PARAMETER)?;
-    let (set, m) = entry(wire);
+    let (set, _) = entry(wire);
+    let table = table_of_entry(wire);
 
     if S::IS_WRITING {
         check_items(stream, items, size)?;
@@ -434,7 +435,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
             }
             let mut gap =
                 u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
-            serialize_gap(stream, m, size, previous, &mut gap)?;
+            serialize_gap(stream, table, size, previous, &mut gap)?;
             // Present: the coded index's own item. Absent: the items
             // strictly between the previous coded index and this one.
             while let Some(item) = items.get_mut(next) {
@@ -455,7 +456,6 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         }
     }
 
-    let table = table_of_entry(wire);
     let mut read: Vec<T> = read_vec(stream, size);
     // The previous coded index plus one (0 before the first), so at most
     // `size`: the loop's state stays in `u32`.
