@@ -46,12 +46,26 @@ impl ProtocolId {
     /// as if its CRC field held zero.
     #[must_use]
     pub fn crc32(self, packet: &[u8]) -> u32 {
+        // The id and the zeroed CRC field as one update: each update of a
+        // few bytes is a call of its own (about 90 instructions, a tenth
+        // of a 10-object scene's decode with three of them).
+        let mut head = [0u8; 8 + CRC_BYTES];
+        let head_bytes = match self {
+            Self::Bits32(id) => {
+                if let Some(dst) = head.first_chunk_mut::<4>() {
+                    *dst = id.to_le_bytes();
+                }
+                const { 4 + CRC_BYTES }
+            }
+            Self::Bits64(id) => {
+                if let Some(dst) = head.first_chunk_mut::<8>() {
+                    *dst = id.to_le_bytes();
+                }
+                const { 8 + CRC_BYTES }
+            }
+        };
         let mut hasher = crc32fast::Hasher::new();
-        match self {
-            Self::Bits32(id) => hasher.update(&id.to_le_bytes()),
-            Self::Bits64(id) => hasher.update(&id.to_le_bytes()),
-        }
-        hasher.update(&[0; CRC_BYTES]);
+        hasher.update(head.get(..head_bytes).unwrap_or_default());
         hasher.update(packet.get(CRC_BYTES..).unwrap_or_default());
         hasher.finalize()
     }
