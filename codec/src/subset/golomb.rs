@@ -420,6 +420,9 @@ pub fn golomb_with<S: Stream, T: Indexed>(
 
     if S::IS_WRITING {
         check_items(stream, items, size)?;
+        if set == CodedSet::Present {
+            return write_present(stream, items, size, table);
+        }
         // `next` is the first item not yet written; the coded indices are
         // walked without a second borrow of the items.
         let mut next = 0usize;
@@ -488,6 +491,37 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     *parameter = wire as u8;
     *items = read;
     Ok(())
+}
+
+/// The present set's gaps, each followed by its item, then the sentinel's
+/// gap: what the general loop of [`golomb_with`] writes for that set, one
+/// item per gap, without finding the next coded index each time (the
+/// sparse scenes' writer).
+#[inline(always)]
+fn write_present<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut [T],
+    size: u32,
+    table: &GolombTable,
+) -> Result<(), S::Error> {
+    // The previous coded index plus one. The items are checked: strictly
+    // increasing and below `size`, so every gap is in 1..=room.
+    let mut next = 0u32;
+    for item in items {
+        let index = item.index();
+        let mut gap = index.wrapping_sub(next).wrapping_add(1);
+        let room = size.wrapping_sub(next).saturating_add(1);
+        stream.field_name("gap");
+        stream.field_role(Role::Gap);
+        stream.serialize_golomb_table(&mut gap, table, room)?;
+        payload(stream, item)?;
+        next = index.wrapping_add(1);
+    }
+    let mut gap = size.wrapping_sub(next).wrapping_add(1);
+    let room = gap;
+    stream.field_name("sentinel");
+    stream.field_role(Role::Sentinel);
+    stream.serialize_golomb_table(&mut gap, table, room)
 }
 
 /// A Golomb-coded subset whose parameter is always the best one for its
