@@ -77,10 +77,14 @@ pub(super) fn count<T: Indexed>(items: &[T], size: u32) -> Option<(GapCounts, Ga
     // The first index after the last item, and the present run before it.
     let mut next = 0u32;
     let mut run = 0u32;
-    let close = |present: &mut GapCounts, absent: &mut GapCounts, between: u32, run: u32| {
+    // The absent gaps of value 0, added once at the end: counted in
+    // memory item by item, they made every item wait for the last one's
+    // store (perf: a fifth of a half-density scene's encode in this loop).
+    let mut absent_zeros = 0u32;
+    let mut close = |present: &mut GapCounts, absent: &mut GapCounts, between: u32, run: u32| {
         present.add(between, 1);
         absent.add(run, u32::from(between != 0));
-        absent.add(0, between.saturating_sub(1));
+        absent_zeros = absent_zeros.wrapping_add(between.saturating_sub(1));
     };
     for item in items {
         let index = item.index();
@@ -98,6 +102,8 @@ pub(super) fn count<T: Indexed>(items: &[T], size: u32) -> Option<(GapCounts, Ga
     close(&mut present, &mut absent, between, run);
     let run = if between != 0 { 0 } else { run };
     absent.add(run, 1);
+    // At most `size` of them: no u16 count overflows.
+    absent.add(0, absent_zeros);
     Some((present, absent))
 }
 
