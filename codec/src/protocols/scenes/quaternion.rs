@@ -119,17 +119,21 @@ impl SmallestThree {
     /// squares, summed in `f32` in order, are at most 1. The squares come
     /// from `SQUARES`: the same `f32` operations, done by the compiler
     /// (every reader checks every quaternion, and the three divisions were a
-    /// third of a scene's decode).
+    /// third of a scene's decode). A code past 10 bits is never valid; the
+    /// codes are masked to look their squares up and checked together, so
+    /// that a writer, whose codes the compiler cannot bound, takes no
+    /// branch per code.
     #[must_use]
     pub fn is_valid(&self) -> bool {
         let square = |code: u16| {
             SQUARES
-                .get(usize::from(code))
+                .get(usize::from(code) & (CODES - 1))
                 .copied()
                 .unwrap_or(f32::INFINITY)
         };
         let [a, b, c] = self.codes;
-        square(a) + square(b) + square(c) <= 1.0
+        let in_range = usize::from(a | b | c) < CODES;
+        in_range & (square(a) + square(b) + square(c) <= 1.0)
     }
 
     /// The rotation as `[x, y, z, w]`: the dropped component rebuilt as
@@ -218,6 +222,21 @@ mod tests {
                 (c * c).to_bits(),
                 "code {code}"
             );
+        }
+    }
+
+    /// A code past 10 bits is refused in any place, even where its low 10
+    /// bits, which the check looks up, would be valid.
+    #[test]
+    fn codes_past_ten_bits_are_never_valid() {
+        let valid = SmallestThree::IDENTITY;
+        assert!(valid.is_valid());
+        for place in 0..3 {
+            for high in [1024u16, 1024 + 512, 2048 + 512, u16::MAX] {
+                let mut q = valid;
+                q.codes[place] = high;
+                assert!(!q.is_valid(), "{:?}", q.codes);
+            }
         }
     }
 
