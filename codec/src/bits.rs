@@ -425,6 +425,20 @@ impl<'a> BitReader<'a> {
             .wrapping_add(u64::from(bits.min(Self::WINDOW_BITS)));
     }
 
+    /// Goes back to bit `pos`, one it has read up to before.
+    #[inline(always)]
+    pub(crate) fn seek_back(&mut self, pos: u64) {
+        self.pos = self.pos.min(pos);
+    }
+
+    /// Moves ahead to bit `pos`, past bits a copy of this reader read; a
+    /// position past the input (or anywhere on a poisoned reader) leaves
+    /// it at the end.
+    #[inline(always)]
+    pub(crate) fn seek_forward(&mut self, pos: u64) {
+        self.pos = self.pos.max(pos.min(self.end));
+    }
+
     /// Bits up to the next byte boundary.
     #[inline(always)]
     #[must_use]

@@ -9,50 +9,11 @@
 use codec::bits::BitWriter;
 use codec::protocols::scenes::SmallestThree;
 use codec::protocols::scenes::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
-use codec::{
-    CompressedFloat, DecodeError, EncodeError, ReadStream, Serialize, Stream, WriteStream,
-};
-use outcome::{outcome, stream, Outcome};
+use codec::{CompressedFloat, DecodeError, EncodeError, Serialize, Stream, WriteStream};
+use outcome::{outcome, stream, OneByOne, Outcome};
 use proptest::prelude::*;
 
 mod outcome;
-
-/// A reading stream with only the operations every stream must have, so
-/// that everything else is read field by field.
-struct OneByOne<'a>(ReadStream<'a>);
-
-impl Stream for OneByOne<'_> {
-    const IS_READING: bool = true;
-    type Error = DecodeError;
-
-    fn bit_offset(&self) -> u64 {
-        self.0.bit_offset()
-    }
-
-    fn bits_remaining(&self) -> u64 {
-        self.0.bits_remaining()
-    }
-
-    fn refuse(&mut self, why: DecodeError) -> DecodeError {
-        self.0.refuse(why)
-    }
-
-    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
-        self.0.serialize_bits(value, bits)
-    }
-
-    fn serialize_align(&mut self) -> Result<(), DecodeError> {
-        self.0.serialize_align()
-    }
-
-    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
-        self.0.serialize_bytes(bytes)
-    }
-
-    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
-        self.0.serialize_str_payload(value, len)
-    }
-}
 
 /// A writing stream with only the operations every stream must have.
 struct WriteOneByOne<'a>(WriteStream<'a>);

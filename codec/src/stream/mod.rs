@@ -5,11 +5,13 @@
 //! size ([`MeasureStream`]), so the reader and the writer cannot drift apart.
 //! `?` plays the part of the C++ library's `return false` macros.
 
+mod ahead;
 mod measure;
 mod plain;
 mod read;
 mod write;
 
+pub use ahead::{left_behind, Behind, Mark, ReadAhead};
 pub use measure::MeasureStream;
 pub use read::ReadStream;
 pub use write::WriteStream;
@@ -39,6 +41,12 @@ pub trait Stream {
     /// [`Stream::assigned`] (a quaternion from its codes) checks it first, so
     /// that the codec's own readers never pay for it.
     const SHOWS_VALUES: bool = false;
+
+    /// True for [`ReadAhead`], which reads records and nothing else: code
+    /// whose record was not taken returns an error at once
+    /// (`stream.refuse(..)`) instead of reading the fields one by one,
+    /// so that a loop over such a stream holds no call that takes it.
+    const READS_AHEAD: bool = false;
 
     /// What a refused operation returns: [`DecodeError`] for a reader,
     /// [`crate::EncodeError`] for a writer and a measure.
@@ -356,6 +364,22 @@ pub trait Stream {
     ) -> bool {
         let _ = (values, widths, maxes);
         false
+    }
+
+    /// A [`ReadAhead`] from where this stream stands, for a loop that
+    /// reads many items and keeps its position in registers; `None` for
+    /// every stream but a [`ReadStream`] that has not failed.
+    #[inline(always)]
+    fn read_ahead(&self) -> Option<ReadAhead<'_>> {
+        None
+    }
+
+    /// Moves a [`ReadStream`] to `mark`, a position a [`ReadAhead`] of its
+    /// own reached: past the items that reader read. Every other stream,
+    /// and a mark behind the stream or past its input, is left alone.
+    #[inline(always)]
+    fn catch_up(&mut self, mark: Mark) {
+        let _ = mark;
     }
 
     /// A UTF-8 string of at most `buffer_size - 1` bytes, without NUL: its

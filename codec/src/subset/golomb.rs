@@ -460,37 +460,108 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     }
 
     let mut read: Vec<T> = read_vec(stream, size);
-    // The previous coded index plus one (0 before the first), so at most
-    // `size`: the loop's state stays in `u32`.
-    let mut start = 0u32;
-    loop {
-        let mut gap = 0;
-        stream.field_name("gap");
-        stream.field_role(Role::Gap);
-        // The largest gap that stays at or below the sentinel.
-        let room = size.wrapping_sub(start).saturating_add(1);
-        stream.serialize_golomb_table(&mut gap, table, room)?;
-        // The gap is in 1..=room, so `coded` is in start..=size.
-        let coded = start.wrapping_add(gap).wrapping_sub(1);
-        match set {
-            CodedSet::Present if coded != size => {
-                read_item(stream, &mut read, coded)?;
-            }
-            CodedSet::Present => {}
-            CodedSet::Absent => {
-                for index in start..coded {
-                    read_item(stream, &mut read, index)?;
+    let mut progress = Progress::START;
+    // Ahead first, in registers, as far as its fast paths go; the stream
+    // itself goes on from the first gap or item it did not take, and reads
+    // or refuses it as it always would.
+    if let Some(mut ahead) = stream.read_ahead() {
+        loop {
+            let (mark, len) = (ahead.mark(), read.len());
+            match read_step(&mut ahead, &mut read, table, size, set, &mut progress) {
+                Ok(false) => {}
+                Ok(true) => break,
+                Err(_) => {
+                    ahead.rewind(mark);
+                    read.truncate(len);
+                    break;
                 }
             }
         }
-        if coded == size {
-            break;
-        }
-        start = coded.wrapping_add(1);
+        let mark = ahead.mark();
+        stream.catch_up(mark);
+    }
+    while !progress.done {
+        read_step(stream, &mut read, table, size, set, &mut progress)?;
     }
     *parameter = wire as u8;
     *items = read;
     Ok(())
+}
+
+/// How far a reader is through a Golomb-coded subset.
+#[derive(Clone, Copy, Debug)]
+struct Progress {
+    /// The previous coded index plus one (0 before the first), so at most
+    /// `size`: the loop's state stays in `u32`.
+    start: u32,
+    /// For the absent set, after a gap: the next item's index and the
+    /// coded index that ends the run of items.
+    run: Option<(u32, u32)>,
+    /// The sentinel's gap is read, and its items.
+    done: bool,
+}
+
+impl Progress {
+    const START: Self = Self {
+        start: 0,
+        run: None,
+        done: false,
+    };
+
+    /// Past the coded index `coded`: done at the sentinel.
+    #[inline(always)]
+    fn finish(&mut self, coded: u32, size: u32) -> bool {
+        self.start = coded.wrapping_add(1);
+        self.done = coded == size;
+        self.done
+    }
+}
+
+/// Reads the next gap, with its item for the present set, or the next
+/// item of an absent run; returns whether the subset is finished. One step
+/// is what a [`ReadAhead`](crate::stream::ReadAhead) that stops goes back
+/// over, so a run of absent items is read an item a step. It changes
+/// `progress` only once every read of the step has succeeded: a step that
+/// fails leaves it as it was.
+#[inline(always)]
+fn read_step<S: Stream, T: Indexed>(
+    stream: &mut S,
+    read: &mut Vec<T>,
+    table: &GolombTable,
+    size: u32,
+    set: CodedSet,
+    progress: &mut Progress,
+) -> Result<bool, S::Error> {
+    if let Some((index, coded)) = progress.run {
+        if index < coded {
+            read_item(stream, read, index)?;
+            progress.run = Some((index.wrapping_add(1), coded));
+            return Ok(false);
+        }
+        progress.run = None;
+        return Ok(progress.finish(coded, size));
+    }
+    let mut gap = 0;
+    stream.field_name("gap");
+    stream.field_role(Role::Gap);
+    let start = progress.start;
+    // The largest gap that stays at or below the sentinel.
+    let room = size.wrapping_sub(start).saturating_add(1);
+    stream.serialize_golomb_table(&mut gap, table, room)?;
+    // The gap is in 1..=room, so `coded` is in start..=size.
+    let coded = start.wrapping_add(gap).wrapping_sub(1);
+    match set {
+        CodedSet::Present => {
+            if coded != size {
+                read_item(stream, read, coded)?;
+            }
+            Ok(progress.finish(coded, size))
+        }
+        CodedSet::Absent => {
+            progress.run = Some((start, coded));
+            Ok(false)
+        }
+    }
 }
 
 /// The present set's gaps, each followed by its item, then the sentinel's

@@ -42,3 +42,41 @@ pub fn stream(bytes: &[u8], skip: u32, fail: bool) -> ReadStream<'_> {
     }
     stream
 }
+
+/// A reading stream with only the operations every stream must have, so
+/// that everything else is read field by field.
+#[allow(dead_code)] // Not every test that shares this module uses it.
+pub struct OneByOne<'a>(pub ReadStream<'a>);
+
+impl Stream for OneByOne<'_> {
+    const IS_READING: bool = true;
+    type Error = DecodeError;
+
+    fn bit_offset(&self) -> u64 {
+        self.0.bit_offset()
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        self.0.bits_remaining()
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> DecodeError {
+        self.0.refuse(why)
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
+        self.0.serialize_bits(value, bits)
+    }
+
+    fn serialize_align(&mut self) -> Result<(), DecodeError> {
+        self.0.serialize_align()
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
+        self.0.serialize_bytes(bytes)
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
+        self.0.serialize_str_payload(value, len)
+    }
+}

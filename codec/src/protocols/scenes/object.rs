@@ -3,7 +3,7 @@
 
 use super::quaternion::{SmallestThree, COMPONENT_BITS};
 use crate::ops::compressed_float::CompressedFloat;
-use crate::stream::{Serialize, Stream};
+use crate::stream::{left_behind, Serialize, Stream};
 
 /// Position: `[-1000, 1000]` at 0.001, 21 bits per axis.
 pub const POSITION: CompressedFloat = CompressedFloat::new(-1000.0, 1000.0, 0.001);
@@ -219,6 +219,9 @@ impl Serialize for Object {
                 self.write_head(stream)
             };
         if !head {
+            if S::READS_AHEAD {
+                return Err(left_behind(stream));
+            }
             self.head_by_fields(stream)?;
         }
         if !self.at_rest {
@@ -229,6 +232,9 @@ impl Serialize for Object {
                     self.write_velocities(stream)
                 };
             if !velocities {
+                if S::READS_AHEAD {
+                    return Err(left_behind(stream));
+                }
                 self.velocities_by_fields(stream)?;
             }
         } else if S::IS_READING {
