@@ -199,6 +199,59 @@ impl<'a> BitWriter<'a> {
         Ok(())
     }
 
+    /// A writer that goes on from where this one stands, into the same
+    /// buffer: what it writes, this one takes over with
+    /// [`BitWriter::catch_up`].
+    #[inline(always)]
+    pub(crate) fn ahead(&mut self) -> BitWriter<'_> {
+        BitWriter {
+            buf: &mut *self.buf,
+            scratch: self.scratch,
+            scratch_bits: self.scratch_bits,
+            flushed: self.flushed,
+            left: self.left,
+            capacity_bits: self.capacity_bits,
+        }
+    }
+
+    /// Where the writer stands: its pending bits and its counts.
+    #[inline(always)]
+    pub(crate) const fn state(&self) -> WriterState {
+        WriterState {
+            scratch: self.scratch,
+            scratch_bits: self.scratch_bits,
+            flushed: self.flushed,
+            left: self.left,
+            capacity_bits: self.capacity_bits,
+        }
+    }
+
+    /// Goes back to `state`, one this writer stood at before: what it
+    /// wrote since is in the buffer past the bytes `state` counts, where
+    /// the next words it writes overwrite it (and [`BitWriter::finish`]'s
+    /// length leaves it out).
+    #[inline(always)]
+    pub(crate) fn rewind(&mut self, state: WriterState) {
+        debug_assert!(state.left >= self.left);
+        self.scratch = state.scratch;
+        self.scratch_bits = state.scratch_bits;
+        self.flushed = state.flushed;
+        self.left = state.left;
+    }
+
+    /// Takes over from a writer [`BitWriter::ahead`] of this one, which
+    /// stood at `state` when it stopped. A state of another buffer's size,
+    /// or behind this writer, is left alone.
+    #[inline(always)]
+    pub(crate) fn catch_up(&mut self, state: WriterState) {
+        if state.capacity_bits == self.capacity_bits && state.left <= self.left {
+            self.scratch = state.scratch;
+            self.scratch_bits = state.scratch_bits;
+            self.flushed = state.flushed;
+            self.left = state.left;
+        }
+    }
+
     /// Flushes the last partial word and returns the stream's length in
     /// bytes, `ceil(bits_written / 8)`. Unused bits of the last byte are
     /// zero, and so may be up to seven bytes of the buffer after it.
@@ -207,6 +260,16 @@ impl<'a> BitWriter<'a> {
         self.flush_scratch();
         self.flushed
     }
+}
+
+/// Where a [`BitWriter`] stands, to go back to or to take over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriterState {
+    scratch: u64,
+    scratch_bits: u32,
+    flushed: usize,
+    left: u64,
+    capacity_bits: u64,
 }
 
 /// Reads bits from any byte slice.

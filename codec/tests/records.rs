@@ -10,46 +10,12 @@ use codec::bits::BitWriter;
 use codec::protocols::scenes::SmallestThree;
 use codec::protocols::scenes::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 use codec::{CompressedFloat, DecodeError, EncodeError, Serialize, Stream, WriteStream};
-use outcome::{outcome, stream, OneByOne, Outcome};
+use one_by_one::{OneByOne, WriteOneByOne};
+use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
 
+mod one_by_one;
 mod outcome;
-
-/// A writing stream with only the operations every stream must have.
-struct WriteOneByOne<'a>(WriteStream<'a>);
-
-impl Stream for WriteOneByOne<'_> {
-    const IS_READING: bool = false;
-    type Error = EncodeError;
-
-    fn bit_offset(&self) -> u64 {
-        self.0.bit_offset()
-    }
-
-    fn bits_remaining(&self) -> u64 {
-        self.0.bits_remaining()
-    }
-
-    fn refuse(&mut self, why: DecodeError) -> EncodeError {
-        self.0.refuse(why)
-    }
-
-    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
-        self.0.serialize_bits(value, bits)
-    }
-
-    fn serialize_align(&mut self) -> Result<(), EncodeError> {
-        self.0.serialize_align()
-    }
-
-    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
-        self.0.serialize_bytes(bytes)
-    }
-
-    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), EncodeError> {
-        self.0.serialize_str_payload(value, len)
-    }
-}
 
 /// What a write did: the result, the bits written, and the bytes.
 fn write(

@@ -11,7 +11,7 @@ mod plain;
 mod read;
 mod write;
 
-pub use ahead::{left_behind, Behind, Mark, ReadAhead};
+pub use ahead::{left_behind, Behind, ReadAhead, ReadMark, WriteAhead, WriteMark};
 pub use measure::MeasureStream;
 pub use read::ReadStream;
 pub use write::WriteStream;
@@ -42,11 +42,11 @@ pub trait Stream {
     /// that the codec's own readers never pay for it.
     const SHOWS_VALUES: bool = false;
 
-    /// True for [`ReadAhead`], which reads records and nothing else: code
-    /// whose record was not taken returns an error at once
-    /// (`stream.refuse(..)`) instead of reading the fields one by one,
-    /// so that a loop over such a stream holds no call that takes it.
-    const READS_AHEAD: bool = false;
+    /// True for [`ReadAhead`] and [`WriteAhead`], which take their fast
+    /// paths and nothing else: code whose record such a stream did not
+    /// take returns [`left_behind`] at once instead of going field by
+    /// field, so that a loop over it holds no call that takes it.
+    const FAST_PATHS_ONLY: bool = false;
 
     /// What a refused operation returns: [`DecodeError`] for a reader,
     /// [`crate::EncodeError`] for a writer and a measure.
@@ -378,7 +378,23 @@ pub trait Stream {
     /// own reached: past the items that reader read. Every other stream,
     /// and a mark behind the stream or past its input, is left alone.
     #[inline(always)]
-    fn catch_up(&mut self, mark: Mark) {
+    fn catch_up_read(&mut self, mark: ReadMark) {
+        let _ = mark;
+    }
+
+    /// A [`WriteAhead`] from where this stream stands, for a loop that
+    /// writes many items and keeps the writer's state in registers; `None`
+    /// for every stream but a [`WriteStream`].
+    #[inline(always)]
+    fn write_ahead(&mut self) -> Option<WriteAhead<'_>> {
+        None
+    }
+
+    /// Makes a [`WriteStream`] take over what a [`WriteAhead`] of its own
+    /// wrote, up to `mark`. Every other stream, and a mark of another
+    /// buffer or behind the stream, is left alone.
+    #[inline(always)]
+    fn catch_up_write(&mut self, mark: WriteMark) {
         let _ = mark;
     }
 

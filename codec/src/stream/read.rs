@@ -166,7 +166,7 @@ impl Stream for ReadStream<'_> {
     }
 
     #[inline(always)]
-    fn catch_up(&mut self, mark: super::Mark) {
+    fn catch_up_read(&mut self, mark: super::ReadMark) {
         let to = mark.bits();
         if self.failed.is_none() && to >= self.reader.bits_read() {
             self.reader.seek_forward(to);

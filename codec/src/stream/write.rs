@@ -31,29 +31,6 @@ impl<'a> WriteStream<'a> {
     }
 }
 
-impl WriteStream<'_> {
-    /// Writes `values[i]` in `widths[i]` bits (each at most 32) with one
-    /// write when they add up to at most 64 bits and fit in the buffer;
-    /// false, with nothing written, otherwise. The widths are constants at
-    /// every caller, so the packing folds to shifts and ors.
-    #[inline(always)]
-    fn write_run<const N: usize>(&mut self, values: &[u32; N], widths: [u32; N]) -> bool {
-        let total = super::record_bits(&widths);
-        if total > 64 {
-            return false;
-        }
-        let mut packed = 0u64;
-        let mut shift = 0u32;
-        for (value, width) in values.iter().zip(widths) {
-            let width = width.min(32);
-            let field = u64::from(*value) & ((1u64 << width).wrapping_sub(1));
-            packed |= field << (shift & 63);
-            shift = shift.wrapping_add(width);
-        }
-        self.writer.write_wide(packed, total)
-    }
-}
-
 impl Stream for WriteStream<'_> {
     const IS_READING: bool = false;
     type Error = EncodeError;
@@ -83,66 +60,33 @@ impl Stream for WriteStream<'_> {
     }
 
     /// A run whose codes are all in range and fit in 64 bits is written
-    /// with one write; any other goes field by field, which refuses the
-    /// first code out of range, or the first that does not fit, as always.
+    /// with one write ([`codes_to_writer`]); any other goes field by field,
+    /// which refuses the first code out of range, or the first that does
+    /// not fit, as always.
     #[inline(always)]
     fn serialize_compressed_codes<const N: usize>(
         &mut self,
         codes: &mut [u32; N],
         format: &CompressedFloat,
     ) -> Result<(), EncodeError> {
-        let max = format.max_integer_value();
-        let width = bits_for_span(max);
-        let in_range = codes.iter().fold(true, |all, code| all & (*code <= max));
-        if in_range && self.write_run(codes, [width; N]) {
+        if codes_to_writer(&mut self.writer, codes, format) {
             return Ok(());
         }
         crate::ops::run::codes_one_by_one(self, codes, format)
     }
 
-    /// A gap in range whose whole code (the quotient's ones, their zero and
-    /// the remainder) takes at most 64 bits and fits is written with one
-    /// write; any other goes field by field, which refuses where it always
-    /// has.
+    /// A gap whose whole code one write takes ([`golomb_to_writer`]);
+    /// any other goes field by field, which refuses where it always has.
     #[inline(always)]
     fn serialize_golomb(&mut self, gap: &mut u32, m: u32, room: u32) -> Result<(), EncodeError> {
-        let m = m.max(1);
-        if (1..=room).contains(gap) {
-            let v = gap.wrapping_sub(1);
-            let quotient = v.checked_div(m).unwrap_or(0);
-            let remainder = v.checked_rem(m).unwrap_or(0);
-            let (b, short) = crate::ops::golomb::truncated_binary(m);
-            // m = 1 has b = 0: no remainder bits at all.
-            let (tail, tail_bits) = if m == 1 {
-                (0u64, 0u32)
-            } else if remainder < short {
-                (u64::from(remainder), b.wrapping_sub(1))
-            } else {
-                // (r + u) >> 1 in b - 1 bits, then (r + u) & 1: the b bits
-                // of r + u, the low bit last.
-                let coded = remainder.wrapping_add(short);
-                let high = coded >> 1;
-                let reordered =
-                    u64::from(high) | (u64::from(coded & 1) << (b.wrapping_sub(1) & 31));
-                (reordered, b)
-            };
-            let ones_and_zero = quotient.wrapping_add(1);
-            let total = ones_and_zero.saturating_add(tail_bits);
-            if total <= 64 {
-                // The quotient's ones, its zero, then the remainder.
-                let ones = (1u64 << (quotient & 63)).wrapping_sub(1);
-                let code = ones | (tail << (ones_and_zero & 63));
-                if self.writer.write_wide(code, total) {
-                    return Ok(());
-                }
-            }
+        if golomb_to_writer(&mut self.writer, *gap, m, room) {
+            return Ok(());
         }
         crate::ops::golomb::serialize_golomb(self, gap, m, room)
     }
 
-    /// A gap in range whose code the table holds is written with one
-    /// lookup and one write, where [`Stream::serialize_golomb`] divides by
-    /// the parameter; any other goes there.
+    /// A gap whose code the table holds ([`golomb_table_to_writer`]); any
+    /// other as [`Stream::serialize_golomb`] writes it.
     #[inline(always)]
     fn serialize_golomb_table(
         &mut self,
@@ -150,8 +94,7 @@ impl Stream for WriteStream<'_> {
         table: &crate::ops::golomb::GolombTable,
         room: u32,
     ) -> Result<(), EncodeError> {
-        let (code, bits) = table.encode(*gap);
-        if bits != 0 && (1..=room).contains(gap) && self.writer.write_wide(u64::from(code), bits) {
+        if golomb_table_to_writer(&mut self.writer, *gap, table, room) {
             return Ok(());
         }
         self.serialize_golomb(gap, table.m(), room)
@@ -163,14 +106,23 @@ impl Stream for WriteStream<'_> {
         values: &mut [u32; N],
         widths: [u32; N],
     ) -> Result<(), EncodeError> {
-        if self.write_run(values, widths) {
+        if run_to_writer(&mut self.writer, values, widths) {
             return Ok(());
         }
         crate::ops::run::bits_one_by_one(self, values, widths)
     }
 
-    /// Packed into 128 bits with constant shifts, then written as two
-    /// writes, the room checked once for both.
+    #[inline(always)]
+    fn write_ahead(&mut self) -> Option<super::WriteAhead<'_>> {
+        Some(super::WriteAhead::new(self.writer.ahead()))
+    }
+
+    #[inline(always)]
+    fn catch_up_write(&mut self, mark: super::WriteMark) {
+        self.writer.catch_up(mark.state());
+    }
+
+    /// [`record_to_writer`].
     #[inline(always)]
     fn write_record<const N: usize>(
         &mut self,
@@ -178,29 +130,7 @@ impl Stream for WriteStream<'_> {
         widths: [u32; N],
         maxes: [u32; N],
     ) -> bool {
-        let total = super::record_bits(&widths);
-        if total > 128 || u64::from(total) > self.writer.bits_available() {
-            return false;
-        }
-        let mut packed = 0u128;
-        let mut shift = 0u32;
-        let mut fits = true;
-        for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
-            let width = width.min(32);
-            fits &= *value <= max;
-            let field = u128::from(*value) & ((1u128 << width).wrapping_sub(1));
-            packed |= field << (shift & 127);
-            shift = shift.wrapping_add(width);
-        }
-        if !fits {
-            return false;
-        }
-        let low = total.min(64);
-        // The room holds the total, so neither write is refused.
-        self.writer.write_wide(packed as u64, low)
-            && self
-                .writer
-                .write_wide((packed >> 64) as u64, total.wrapping_sub(low))
+        record_to_writer(&mut self.writer, values, widths, maxes)
     }
 
     #[inline(always)]
@@ -219,4 +149,133 @@ impl Stream for WriteStream<'_> {
         self.writer.align()?;
         self.writer.write_aligned_bytes(value.as_bytes())
     }
+}
+
+/// Writes `values[i]` in `widths[i]` bits (each at most 32) with one
+/// write when they add up to at most 64 bits and fit in the buffer; false,
+/// with nothing written, otherwise. The widths are constants at every
+/// caller, so the packing folds to shifts and ors. Shared by
+/// [`WriteStream`] and the writer that writes ahead, as are the functions
+/// below, so both write exactly the same bits.
+#[inline(always)]
+pub(super) fn run_to_writer<const N: usize>(
+    writer: &mut BitWriter<'_>,
+    values: &[u32; N],
+    widths: [u32; N],
+) -> bool {
+    let total = super::record_bits(&widths);
+    if total > 64 {
+        return false;
+    }
+    let mut packed = 0u64;
+    let mut shift = 0u32;
+    for (value, width) in values.iter().zip(widths) {
+        let width = width.min(32);
+        let field = u64::from(*value) & ((1u64 << width).wrapping_sub(1));
+        packed |= field << (shift & 63);
+        shift = shift.wrapping_add(width);
+    }
+    writer.write_wide(packed, total)
+}
+
+/// A run of compressed-float codes with one write, when every code is in
+/// range and [`run_to_writer`] takes them; false, with nothing written,
+/// otherwise.
+#[inline(always)]
+pub(super) fn codes_to_writer<const N: usize>(
+    writer: &mut BitWriter<'_>,
+    codes: &[u32; N],
+    format: &CompressedFloat,
+) -> bool {
+    let max = format.max_integer_value();
+    let width = bits_for_span(max);
+    let in_range = codes.iter().fold(true, |all, code| all & (*code <= max));
+    in_range && run_to_writer(writer, codes, [width; N])
+}
+
+/// A gap in `1..=room` whose whole Golomb code (the quotient's ones, their
+/// zero and the remainder) takes at most 64 bits and fits, with one write;
+/// false, with nothing written, otherwise.
+#[inline(always)]
+pub(super) fn golomb_to_writer(writer: &mut BitWriter<'_>, gap: u32, m: u32, room: u32) -> bool {
+    let m = m.max(1);
+    if !(1..=room).contains(&gap) {
+        return false;
+    }
+    let v = gap.wrapping_sub(1);
+    let quotient = v.checked_div(m).unwrap_or(0);
+    let remainder = v.checked_rem(m).unwrap_or(0);
+    let (b, short) = crate::ops::golomb::truncated_binary(m);
+    // m = 1 has b = 0: no remainder bits at all.
+    let (tail, tail_bits) = if m == 1 {
+        (0u64, 0u32)
+    } else if remainder < short {
+        (u64::from(remainder), b.wrapping_sub(1))
+    } else {
+        // (r + u) >> 1 in b - 1 bits, then (r + u) & 1: the b bits of
+        // r + u, the low bit last.
+        let coded = remainder.wrapping_add(short);
+        let high = coded >> 1;
+        let reordered = u64::from(high) | (u64::from(coded & 1) << (b.wrapping_sub(1) & 31));
+        (reordered, b)
+    };
+    let ones_and_zero = quotient.wrapping_add(1);
+    let total = ones_and_zero.saturating_add(tail_bits);
+    if total > 64 {
+        return false;
+    }
+    // The quotient's ones, its zero, then the remainder.
+    let ones = (1u64 << (quotient & 63)).wrapping_sub(1);
+    let code = ones | (tail << (ones_and_zero & 63));
+    writer.write_wide(code, total)
+}
+
+/// A gap in `1..=room` whose code `table` holds, with one lookup and one
+/// write, where [`golomb_to_writer`] divides by the parameter; else
+/// [`golomb_to_writer`].
+#[inline(always)]
+pub(super) fn golomb_table_to_writer(
+    writer: &mut BitWriter<'_>,
+    gap: u32,
+    table: &crate::ops::golomb::GolombTable,
+    room: u32,
+) -> bool {
+    let (code, bits) = table.encode(gap);
+    if bits != 0 && (1..=room).contains(&gap) {
+        return writer.write_wide(u64::from(code), bits);
+    }
+    golomb_to_writer(writer, gap, table.m(), room)
+}
+
+/// A record packed into 128 bits with constant shifts, then written as two
+/// writes, the room checked once for both; false, with nothing written,
+/// where a value passes its `maxes` or the room is short.
+#[inline(always)]
+pub(super) fn record_to_writer<const N: usize>(
+    writer: &mut BitWriter<'_>,
+    values: &[u32; N],
+    widths: [u32; N],
+    maxes: [u32; N],
+) -> bool {
+    let total = super::record_bits(&widths);
+    if total > 128 || u64::from(total) > writer.bits_available() {
+        return false;
+    }
+    let mut packed = 0u128;
+    let mut shift = 0u32;
+    let mut fits = true;
+    for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
+        let width = width.min(32);
+        fits &= *value <= max;
+        let field = u128::from(*value) & ((1u128 << width).wrapping_sub(1));
+        packed |= field << (shift & 127);
+        shift = shift.wrapping_add(width);
+    }
+    if !fits {
+        return false;
+    }
+    let low = total.min(64);
+    // The room holds the total, so neither write is refused.
+    writer.write_wide(packed as u64, low)
+        && writer.write_wide((packed >> 64) as u64, total.wrapping_sub(low))
 }

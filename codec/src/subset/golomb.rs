@@ -478,7 +478,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
             }
         }
         let mark = ahead.mark();
-        stream.catch_up(mark);
+        stream.catch_up_read(mark);
     }
     while !progress.done {
         read_step(stream, &mut read, table, size, set, &mut progress)?;
@@ -567,7 +567,8 @@ fn read_step<S: Stream, T: Indexed>(
 /// The present set's gaps, each followed by its item, then the sentinel's
 /// gap: what the general loop of [`golomb_with`] writes for that set, one
 /// item per gap, without finding the next coded index each time (the
-/// sparse scenes' writer).
+/// sparse scenes' writer). Written ahead in registers as far as the fast
+/// paths go, then on the stream from the first item they did not take.
 #[inline(always)]
 fn write_present<S: Stream, T: Indexed>(
     stream: &mut S,
@@ -578,21 +579,47 @@ fn write_present<S: Stream, T: Indexed>(
     // The previous coded index plus one. The items are checked: strictly
     // increasing and below `size`, so every gap is in 1..=room.
     let mut next = 0u32;
-    for item in items {
-        let index = item.index();
-        let mut gap = index.wrapping_sub(next).wrapping_add(1);
-        let room = size.wrapping_sub(next).saturating_add(1);
-        stream.field_name("gap");
-        stream.field_role(Role::Gap);
-        stream.serialize_golomb_table(&mut gap, table, room)?;
-        payload(stream, item)?;
-        next = index.wrapping_add(1);
+    let mut written = 0usize;
+    if let Some(mut ahead) = stream.write_ahead() {
+        for item in items.iter_mut() {
+            let mark = ahead.mark();
+            if write_gap_and_item(&mut ahead, item, size, table, next).is_err() {
+                ahead.rewind(mark);
+                break;
+            }
+            next = item.index().wrapping_add(1);
+            written = written.wrapping_add(1);
+        }
+        let mark = ahead.mark();
+        stream.catch_up_write(mark);
+    }
+    for item in items.iter_mut().skip(written) {
+        write_gap_and_item(stream, item, size, table, next)?;
+        next = item.index().wrapping_add(1);
     }
     let mut gap = size.wrapping_sub(next).wrapping_add(1);
     let room = gap;
     stream.field_name("sentinel");
     stream.field_role(Role::Sentinel);
     stream.serialize_golomb_table(&mut gap, table, room)
+}
+
+/// An item of the present set: its gap from `next` (the previous coded
+/// index plus one), then its payload.
+#[inline(always)]
+fn write_gap_and_item<S: Stream, T: Indexed>(
+    stream: &mut S,
+    item: &mut T,
+    size: u32,
+    table: &GolombTable,
+    next: u32,
+) -> Result<(), S::Error> {
+    let mut gap = item.index().wrapping_sub(next).wrapping_add(1);
+    let room = size.wrapping_sub(next).saturating_add(1);
+    stream.field_name("gap");
+    stream.field_role(Role::Gap);
+    stream.serialize_golomb_table(&mut gap, table, room)?;
+    payload(stream, item)
 }
 
 /// A Golomb-coded subset whose parameter is always the best one for its

@@ -219,7 +219,7 @@ impl Serialize for Object {
                 self.write_head(stream)
             };
         if !head {
-            if S::READS_AHEAD {
+            if S::FAST_PATHS_ONLY {
                 return Err(left_behind(stream));
             }
             self.head_by_fields(stream)?;
@@ -232,7 +232,7 @@ impl Serialize for Object {
                     self.write_velocities(stream)
                 };
             if !velocities {
-                if S::READS_AHEAD {
+                if S::FAST_PATHS_ONLY {
                     return Err(left_behind(stream));
                 }
                 self.velocities_by_fields(stream)?;

@@ -5,16 +5,21 @@
 //! what reading it field by field does, on any input: valid subsets of
 //! every parameter, the same with bits flipped, cut short, followed by
 //! other bits, after any number of bits, on a failed stream; with scene
-//! objects, which read ahead, and with items that never do.
+//! objects, which read ahead, and with items that never do. A writing
+//! stream writes ahead the same way, and must write exactly the bytes, or
+//! make exactly the refusal, that writing without it and writing field by
+//! field do, into any room, for valid items and invalid ones.
 
 use codec::ops::golomb::GolombTable;
 use codec::protocols::scenes::{Object, Slot, SmallestThree, MAX_OBJECTS};
 use codec::subset::golomb::golomb_with;
 use codec::subset::{Entry, Indexed};
-use codec::{CompressedFloat, DecodeError, ReadStream, Stream, WriteStream};
-use outcome::{outcome, stream, OneByOne, Outcome};
+use codec::{CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream};
+use one_by_one::{OneByOne, WriteOneByOne};
+use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
 
+mod one_by_one;
 mod outcome;
 
 /// A reading stream with every fast path of [`ReadStream`] but reading
@@ -82,6 +87,123 @@ impl Stream for NotAhead<'_> {
     ) -> Option<[u32; N]> {
         self.0.read_record(widths, maxes, accept)
     }
+}
+
+/// A writing stream with every fast path of [`WriteStream`] but writing
+/// ahead.
+struct WriteNotAhead<'a>(WriteStream<'a>);
+
+impl Stream for WriteNotAhead<'_> {
+    const IS_READING: bool = false;
+    type Error = EncodeError;
+
+    fn bit_offset(&self) -> u64 {
+        self.0.bit_offset()
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        self.0.bits_remaining()
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> EncodeError {
+        self.0.refuse(why)
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
+        self.0.serialize_bits(value, bits)
+    }
+
+    fn serialize_align(&mut self) -> Result<(), EncodeError> {
+        self.0.serialize_align()
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
+        self.0.serialize_bytes(bytes)
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), EncodeError> {
+        self.0.serialize_str_payload(value, len)
+    }
+
+    fn serialize_golomb(&mut self, gap: &mut u32, m: u32, room: u32) -> Result<(), EncodeError> {
+        self.0.serialize_golomb(gap, m, room)
+    }
+
+    fn serialize_golomb_table(
+        &mut self,
+        gap: &mut u32,
+        table: &GolombTable,
+        room: u32,
+    ) -> Result<(), EncodeError> {
+        self.0.serialize_golomb_table(gap, table, room)
+    }
+
+    fn serialize_compressed_codes<const N: usize>(
+        &mut self,
+        codes: &mut [u32; N],
+        format: &CompressedFloat,
+    ) -> Result<(), EncodeError> {
+        self.0.serialize_compressed_codes(codes, format)
+    }
+
+    fn write_record<const N: usize>(
+        &mut self,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        self.0.write_record(values, widths, maxes)
+    }
+}
+
+/// How a subset is written.
+#[derive(Clone, Copy, Debug)]
+enum Writer {
+    Ahead,
+    NotAhead,
+    OneByOne,
+}
+
+/// What writing `items` with `parameter` after `skip` bits into `room`
+/// bytes did: the result, the bits written, and the bytes.
+fn write<T: Indexed + Clone>(
+    how: Writer,
+    items: &[T],
+    parameter: u8,
+    skip: u32,
+    room: usize,
+) -> (Result<(), EncodeError>, u64, Vec<u8>) {
+    let mut buf = vec![0u8; room];
+    let mut stream = WriteStream::new(&mut buf);
+    let prefix = stream.serialize_bits(&mut (0x243F_6A88 & ((1u64 << skip) - 1) as u32), skip);
+    // The subset on any writing stream, after the prefix.
+    fn subset<S: Stream<Error = EncodeError>, T: Indexed + Clone>(
+        stream: &mut S,
+        prefix: Result<(), EncodeError>,
+        items: &[T],
+        parameter: u8,
+    ) -> Result<(), EncodeError> {
+        prefix?;
+        golomb_with(stream, &mut items.to_vec(), MAX_OBJECTS, &mut { parameter })
+    }
+    let (result, bits, len) = match how {
+        Writer::Ahead => {
+            let result = subset(&mut stream, prefix, items, parameter);
+            (result, stream.bit_offset(), stream.finish())
+        }
+        Writer::NotAhead => {
+            let mut stream = WriteNotAhead(stream);
+            let result = subset(&mut stream, prefix, items, parameter);
+            (result, stream.bit_offset(), stream.0.finish())
+        }
+        Writer::OneByOne => {
+            let mut stream = WriteOneByOne(stream);
+            let result = subset(&mut stream, prefix, items, parameter);
+            (result, stream.bit_offset(), stream.0.finish())
+        }
+    };
+    buf.truncate(len);
+    (result, bits, buf)
 }
 
 /// A subset read through `stream`: the outcome, with the items and the
@@ -274,5 +396,38 @@ proptest! {
         if intact {
             prop_assert_eq!(read.value, (items, parameter));
         }
+    }
+
+    /// Scenes at every density, their objects valid or not, written with
+    /// every parameter into rooms from none to more than enough.
+    #[test]
+    fn a_scene_subset_writes_ahead_as_it_writes_without(
+        slots in scene(),
+        parameter in 0u8..16,
+        skip in 0u32..=32,
+        room in prop_oneof![0usize..64, 0usize..3000, Just(24 * 1024)],
+    ) {
+        let ahead = write(Writer::Ahead, &slots, parameter, skip, room);
+        prop_assert_eq!(&ahead, &write(Writer::NotAhead, &slots, parameter, skip, room));
+        prop_assert_eq!(&ahead, &write(Writer::OneByOne, &slots, parameter, skip, room));
+    }
+
+    /// Items with no fast path: the writer gives up ahead at the first.
+    #[test]
+    fn a_subset_of_plain_items_writes_as_without(
+        indices in prop::collection::btree_set(0u32..1024, 0..60),
+        values in prop::collection::vec(any::<u8>(), 60),
+        parameter in 0u8..16,
+        skip in 0u32..=32,
+        room in 0usize..200,
+    ) {
+        let items: Vec<Entry<u8>> = indices
+            .iter()
+            .zip(&values)
+            .map(|(&index, &value)| Entry { index, value })
+            .collect();
+        let ahead = write(Writer::Ahead, &items, parameter, skip, room);
+        prop_assert_eq!(&ahead, &write(Writer::NotAhead, &items, parameter, skip, room));
+        prop_assert_eq!(&ahead, &write(Writer::OneByOne, &items, parameter, skip, room));
     }
 }

@@ -1,0 +1,81 @@
+//! Streams with only the operations every stream must have, so that
+//! everything else goes field by field: what the tests hold the fast
+//! paths of [`ReadStream`] and [`WriteStream`] equal to.
+
+// Not every test that shares this module uses both.
+#![allow(dead_code)]
+
+use codec::{DecodeError, EncodeError, ReadStream, Stream, WriteStream};
+
+/// A reading stream with only the operations every stream must have, so
+/// that everything else is read field by field.
+pub struct OneByOne<'a>(pub ReadStream<'a>);
+
+impl Stream for OneByOne<'_> {
+    const IS_READING: bool = true;
+    type Error = DecodeError;
+
+    fn bit_offset(&self) -> u64 {
+        self.0.bit_offset()
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        self.0.bits_remaining()
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> DecodeError {
+        self.0.refuse(why)
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
+        self.0.serialize_bits(value, bits)
+    }
+
+    fn serialize_align(&mut self) -> Result<(), DecodeError> {
+        self.0.serialize_align()
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
+        self.0.serialize_bytes(bytes)
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
+        self.0.serialize_str_payload(value, len)
+    }
+}
+
+/// A writing stream with only the operations every stream must have.
+pub struct WriteOneByOne<'a>(pub WriteStream<'a>);
+
+impl Stream for WriteOneByOne<'_> {
+    const IS_READING: bool = false;
+    type Error = EncodeError;
+
+    fn bit_offset(&self) -> u64 {
+        self.0.bit_offset()
+    }
+
+    fn bits_remaining(&self) -> u64 {
+        self.0.bits_remaining()
+    }
+
+    fn refuse(&mut self, why: DecodeError) -> EncodeError {
+        self.0.refuse(why)
+    }
+
+    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
+        self.0.serialize_bits(value, bits)
+    }
+
+    fn serialize_align(&mut self) -> Result<(), EncodeError> {
+        self.0.serialize_align()
+    }
+
+    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
+        self.0.serialize_bytes(bytes)
+    }
+
+    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), EncodeError> {
+        self.0.serialize_str_payload(value, len)
+    }
+}
