@@ -439,19 +439,9 @@ pub fn golomb_with<S: Stream, T: Indexed>(
             let mut gap =
                 u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
             serialize_gap(stream, table, size, previous, &mut gap)?;
-            // Present: the coded index's own item. Absent: the items
-            // strictly between the previous coded index and this one.
-            while let Some(item) = items.get_mut(next) {
-                let sent_now = match set {
-                    CodedSet::Present => item.index() == coded,
-                    CodedSet::Absent => item.index() < coded,
-                };
-                if !sent_now {
-                    break;
-                }
-                payload(stream, item)?;
-                next = next.saturating_add(1);
-            }
+            // The items strictly between the previous coded index and
+            // this one (the present set went to `write_present`).
+            next = write_items_below(stream, items, next, coded)?;
             if coded == size {
                 return Ok(());
             }
@@ -602,6 +592,36 @@ fn write_present<S: Stream, T: Indexed>(
     stream.field_name("sentinel");
     stream.field_role(Role::Sentinel);
     stream.serialize_golomb_table(&mut gap, table, room)
+}
+
+/// The items from `items[next]` on whose index is below `coded` (a run of
+/// the absent set's present items), written ahead in registers as far as
+/// the fast paths go, then on the stream. Returns the first item not
+/// written.
+#[inline(always)]
+fn write_items_below<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut [T],
+    mut next: usize,
+    coded: u32,
+) -> Result<usize, S::Error> {
+    if let Some(mut ahead) = stream.write_ahead() {
+        while let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) {
+            let mark = ahead.mark();
+            if payload(&mut ahead, item).is_err() {
+                ahead.rewind(mark);
+                break;
+            }
+            next = next.saturating_add(1);
+        }
+        let mark = ahead.mark();
+        stream.catch_up_write(mark);
+    }
+    while let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) {
+        payload(stream, item)?;
+        next = next.saturating_add(1);
+    }
+    Ok(next)
 }
 
 /// An item of the present set: its gap from `next` (the previous coded
