@@ -99,14 +99,14 @@ pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
     // Where both sets have many gaps, both are counted by value in one
     // pass (where the items allow it); else gap by gap.
     let counted = (present_gaps.min(absent_gaps) >= BY_VALUE_FROM)
-        .then(|| gap_counts::count(items, size))
+        .then(|| gap_counts::totals(items, size, &PRESENT_LENGTHS, &ABSENT_LENGTHS))
         .flatten();
-    let count_present = || match &counted {
-        Some((present, _)) => present.totals(&PRESENT_LENGTHS),
+    let count_present = || match counted {
+        Some((present, _)) => present,
         None => count_present(items, size),
     };
-    let count_absent = || match &counted {
-        Some((_, absent)) => absent.totals(&ABSENT_LENGTHS),
+    let count_absent = || match counted {
+        Some((_, absent)) => absent,
         None => count_absent(items, size),
     };
     let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
@@ -191,12 +191,14 @@ fn table_of_entry(parameter: i32) -> &'static GolombTable {
 }
 
 /// The bits of the present set's gaps under each present entry.
+#[inline(always)]
 pub(super) fn count_present<T: Indexed>(items: &[T], size: u32) -> [u32; PRESENT_ENTRIES] {
     let all = count_entries(items, size, CodedSet::Present);
     std::array::from_fn(|lane| all.get(lane).copied().unwrap_or(u32::MAX))
 }
 
 /// The bits of the absent set's gaps under each absent entry.
+#[inline(always)]
 pub(super) fn count_absent<T: Indexed>(items: &[T], size: u32) -> [u32; ABSENT_ENTRIES] {
     let all = count_entries(items, size, CodedSet::Absent);
     std::array::from_fn(|lane| {
@@ -209,6 +211,7 @@ pub(super) fn count_absent<T: Indexed>(items: &[T], size: u32) -> [u32; ABSENT_E
 /// The bits of the gaps of `set` under every entry's parameter, counted
 /// in one pass: each gap adds its row of [`CODE_ROWS`] (only the entries
 /// of `set` mean anything).
+#[inline(always)]
 fn count_entries<T: Indexed>(
     items: &[T],
     size: u32,
