@@ -199,56 +199,42 @@ impl<'a> BitWriter<'a> {
         Ok(())
     }
 
-    /// A writer that goes on from where this one stands, into the same
-    /// buffer: what it writes, this one takes over with
-    /// [`BitWriter::catch_up`].
+    /// A [`StoringWriter`] that goes on from where this one stands, into
+    /// the same buffer, when sixteen bytes remain from the first byte not
+    /// yet stored; what it writes, this one takes over with
+    /// [`BitWriter::catch_up`]. The pending bits are stored first, so the
+    /// other writer keeps only those of the last byte.
     #[inline(always)]
-    pub(crate) fn ahead(&mut self) -> BitWriter<'_> {
-        BitWriter {
+    pub(crate) fn storing(&mut self) -> Option<StoringWriter<'_>> {
+        let flushed = self.flushed;
+        let dst = self
+            .buf
+            .get_mut(flushed..)
+            .and_then(<[u8]>::first_chunk_mut::<8>)?;
+        *dst = self.scratch.to_le_bytes();
+        // Whole bytes pending: at most 7, so the shift stays below 64.
+        let whole = self.scratch_bits >> 3;
+        Some(StoringWriter {
             buf: &mut *self.buf,
-            scratch: self.scratch,
-            scratch_bits: self.scratch_bits,
-            flushed: self.flushed,
-            left: self.left,
-            capacity_bits: self.capacity_bits,
-        }
+            byte: flushed.wrapping_add(whole as usize),
+            pending: self.scratch >> ((whole.wrapping_mul(8)) & 63),
+            pending_bits: self.scratch_bits & 7,
+        })
     }
 
-    /// Where the writer stands: its pending bits and its counts.
+    /// Takes over from a [`StoringWriter`] made by [`BitWriter::storing`],
+    /// which stood at `state` when it stopped. A state behind this writer
+    /// or past its buffer is left alone.
     #[inline(always)]
-    pub(crate) const fn state(&self) -> WriterState {
-        WriterState {
-            scratch: self.scratch,
-            scratch_bits: self.scratch_bits,
-            flushed: self.flushed,
-            left: self.left,
-            capacity_bits: self.capacity_bits,
-        }
-    }
-
-    /// Goes back to `state`, one this writer stood at before: what it
-    /// wrote since is in the buffer past the bytes `state` counts, where
-    /// the next words it writes overwrite it (and [`BitWriter::finish`]'s
-    /// length leaves it out).
-    #[inline(always)]
-    pub(crate) fn rewind(&mut self, state: WriterState) {
-        debug_assert!(state.left >= self.left);
-        self.scratch = state.scratch;
-        self.scratch_bits = state.scratch_bits;
-        self.flushed = state.flushed;
-        self.left = state.left;
-    }
-
-    /// Takes over from a writer [`BitWriter::ahead`] of this one, which
-    /// stood at `state` when it stopped. A state of another buffer's size,
-    /// or behind this writer, is left alone.
-    #[inline(always)]
-    pub(crate) fn catch_up(&mut self, state: WriterState) {
-        if state.capacity_bits == self.capacity_bits && state.left <= self.left {
-            self.scratch = state.scratch;
-            self.scratch_bits = state.scratch_bits;
-            self.flushed = state.flushed;
-            self.left = state.left;
+    pub(crate) fn catch_up(&mut self, state: StoringState) {
+        let written = (state.byte as u64)
+            .saturating_mul(8)
+            .saturating_add(u64::from(state.pending_bits));
+        if written >= self.bits_written() && written <= self.capacity_bits {
+            self.scratch = state.pending;
+            self.scratch_bits = state.pending_bits;
+            self.flushed = state.byte;
+            self.left = self.capacity_bits.wrapping_sub(written);
         }
     }
 
@@ -262,14 +248,155 @@ impl<'a> BitWriter<'a> {
     }
 }
 
-/// Where a [`BitWriter`] stands, to go back to or to take over.
+/// What a writing stream's fast paths write through: a whole run of
+/// fields at once, or nothing.
+pub(crate) trait WideWrite {
+    /// Writes the low `bits` bits of `value` (`bits` in `0..=64`, `value`
+    /// holding no higher bit) when they fit; false, having written
+    /// nothing, when they do not.
+    fn put(&mut self, value: u64, bits: u32) -> bool;
+
+    /// Writes the low `bits` bits of `value` (`bits` in `0..=120`, `value`
+    /// holding no higher bit) when they fit; false, having written
+    /// nothing, when they do not.
+    fn put_wide(&mut self, value: u128, bits: u32) -> bool;
+}
+
+impl WideWrite for BitWriter<'_> {
+    #[inline(always)]
+    fn put(&mut self, value: u64, bits: u32) -> bool {
+        self.write_wide(value, bits)
+    }
+
+    /// As two writes, the room checked once for both.
+    #[inline(always)]
+    fn put_wide(&mut self, value: u128, bits: u32) -> bool {
+        let bits = bits.min(120);
+        if u64::from(bits) > self.left {
+            return false;
+        }
+        let low = bits.min(64);
+        // The room holds both, so neither write is refused.
+        self.write_wide(value as u64, low)
+            && self.write_wide((value >> 64) as u64, bits.wrapping_sub(low))
+    }
+}
+
+/// A writer with no branch on whether a word is full: every write ORs its
+/// bits above the pending ones (fewer than 8, those of the byte not yet
+/// complete), stores the result as one word at that byte, and moves past
+/// the whole bytes it completed. [`BitWriter`]'s test for a full word
+/// follows the widths written, which a scene's varying gaps and resting
+/// objects make a coin toss: cachegrind's branch simulation counted 0.7
+/// mispredictions an object on it in scene E's encode at 10 % density.
+/// The price is the position on every write's critical path, which a
+/// writer that stays in registers pays cheaply; [`BitWriter`] stays the
+/// stream's writer (docs/BENCHMARKS.md, section 5). A write is refused,
+/// with nothing written, where the store would not fit: sixteen bytes
+/// from the byte not yet complete, so never in a buffer's last sixteen.
+#[derive(Debug)]
+pub struct StoringWriter<'a> {
+    buf: &'a mut [u8],
+    /// The first byte not yet complete.
+    byte: usize,
+    /// That byte's bits written so far, lowest first; zeros above.
+    pending: u64,
+    pending_bits: u32,
+}
+
+/// Where a [`StoringWriter`] stands, to go back to or to hand over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WriterState {
-    scratch: u64,
-    scratch_bits: u32,
-    flushed: usize,
-    left: u64,
-    capacity_bits: u64,
+pub struct StoringState {
+    byte: usize,
+    pending: u64,
+    pending_bits: u32,
+}
+
+impl StoringWriter<'_> {
+    /// Bits written so far, counted from the buffer's start.
+    #[inline(always)]
+    #[must_use]
+    pub fn bits_written(&self) -> u64 {
+        (self.byte as u64)
+            .wrapping_mul(8)
+            .wrapping_add(u64::from(self.pending_bits))
+    }
+
+    /// Bits that still fit in the buffer (not all of them in one write:
+    /// a write needs sixteen bytes for its store).
+    #[inline(always)]
+    #[must_use]
+    pub fn bits_available(&self) -> u64 {
+        ((self.buf.len() as u64).wrapping_mul(8)).saturating_sub(self.bits_written())
+    }
+
+    /// Where it stands.
+    #[inline(always)]
+    pub(crate) const fn state(&self) -> StoringState {
+        StoringState {
+            byte: self.byte,
+            pending: self.pending,
+            pending_bits: self.pending_bits,
+        }
+    }
+
+    /// Goes back to `state`, one this writer stood at before: the next
+    /// write stores over what was written since, and the writer that takes
+    /// over stores over whatever lies past its last write.
+    #[inline(always)]
+    pub(crate) fn rewind(&mut self, state: StoringState) {
+        debug_assert!(state.byte <= self.byte);
+        self.byte = state.byte;
+        self.pending = state.pending;
+        self.pending_bits = state.pending_bits;
+    }
+}
+
+impl WideWrite for StoringWriter<'_> {
+    #[inline(always)]
+    fn put(&mut self, value: u64, bits: u32) -> bool {
+        if bits > 56 {
+            return self.put_wide(u128::from(value), bits);
+        }
+        let Some(dst) = self
+            .buf
+            .get_mut(self.byte..)
+            .and_then(<[u8]>::first_chunk_mut::<16>)
+        else {
+            return false;
+        };
+        // At most 7 pending bits and 56 new ones: one word holds them.
+        let word = self.pending | (value << (self.pending_bits & 7));
+        if let Some(low) = dst.first_chunk_mut::<8>() {
+            *low = word.to_le_bytes();
+        }
+        let total = self.pending_bits.wrapping_add(bits.min(56));
+        let whole = total >> 3;
+        self.byte = self.byte.wrapping_add(whole as usize);
+        self.pending = word >> (whole.wrapping_mul(8) & 63);
+        self.pending_bits = total & 7;
+        true
+    }
+
+    #[inline(always)]
+    fn put_wide(&mut self, value: u128, bits: u32) -> bool {
+        let Some(dst) = self
+            .buf
+            .get_mut(self.byte..)
+            .and_then(<[u8]>::first_chunk_mut::<16>)
+        else {
+            return false;
+        };
+        // At most 7 pending bits and 120 new ones: 16 bytes hold them.
+        let word = u128::from(self.pending) | (value << (self.pending_bits & 7));
+        *dst = word.to_le_bytes();
+        let total = self.pending_bits.wrapping_add(bits.min(120));
+        let whole = total >> 3;
+        self.byte = self.byte.wrapping_add(whole as usize);
+        self.pending = (word >> (whole.wrapping_mul(8) & 127)) as u64;
+        self.pending_bits = total & 7;
+        true
+    }
 }
 
 /// Reads bits from any byte slice.
@@ -539,5 +666,72 @@ impl<'a> BitReader<'a> {
             .ok_or_else(|| Self::past_end(self.pos))?;
         self.pos = self.pos.wrapping_add(bits);
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Any run of writes of 0 to 120 bits, after any number of pending
+    /// bits, into buffers from too small to roomy: a [`StoringWriter`]
+    /// handed back to its [`BitWriter`] leaves the very bytes the
+    /// [`BitWriter`] alone writes, and refuses (having written nothing)
+    /// only where its store would not fit.
+    #[test]
+    fn a_storing_writer_writes_what_the_bit_writer_writes() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..2000 {
+            let len = (next() % 80) as usize;
+            let lead = (next() % 64) as u32;
+            let writes: Vec<(u128, u32)> = (0..next() % 12)
+                .map(|_| {
+                    let bits = if next() % 2 == 0 {
+                        next() % 57
+                    } else {
+                        next() % 121
+                    } as u32;
+                    let value =
+                        (u128::from(next()) << 64 | u128::from(next())) & ((1u128 << bits) - 1);
+                    (value, bits)
+                })
+                .collect();
+            let (mut alone, mut handed) = (vec![0u8; len], vec![0xA5u8; len]);
+            let mut plain = BitWriter::new(&mut alone);
+            let mut other = BitWriter::new(&mut handed);
+            let lead_value = next() & ((1u64 << lead) - 1);
+            if !plain.write_wide(lead_value, lead) {
+                continue;
+            }
+            assert!(other.write_wide(lead_value, lead));
+            if let Some(mut storing) = other.storing() {
+                for &(value, bits) in &writes {
+                    let before = storing.state();
+                    let room = storing.byte + 16 <= len;
+                    let put = if bits <= 64 && next() % 2 == 0 {
+                        storing.put(value as u64, bits)
+                    } else {
+                        storing.put_wide(value, bits)
+                    };
+                    assert_eq!(put, room, "round {round}");
+                    if !put {
+                        assert_eq!(storing.state(), before);
+                        break;
+                    }
+                    assert!(plain.put_wide(value, bits), "round {round}");
+                }
+                let state = storing.state();
+                other.catch_up(state);
+            }
+            assert_eq!(plain.bits_written(), other.bits_written(), "round {round}");
+            let (a, b) = (plain.finish(), other.finish());
+            assert_eq!(alone[..a], handed[..b], "round {round}");
+        }
     }
 }

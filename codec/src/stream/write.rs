@@ -1,7 +1,7 @@
 //! The writing stream.
 
 use super::Stream;
-use crate::bits::BitWriter;
+use crate::bits::{BitWriter, WideWrite};
 use crate::error::{DecodeError, EncodeError};
 use crate::ops::compressed_float::CompressedFloat;
 use crate::ops::int::bits_for_span;
@@ -114,7 +114,7 @@ impl Stream for WriteStream<'_> {
 
     #[inline(always)]
     fn write_ahead(&mut self) -> Option<super::WriteAhead<'_>> {
-        Some(super::WriteAhead::new(self.writer.ahead()))
+        self.writer.storing().map(super::WriteAhead::new)
     }
 
     #[inline(always)]
@@ -159,7 +159,7 @@ impl Stream for WriteStream<'_> {
 /// below, so both write exactly the same bits.
 #[inline(always)]
 pub(super) fn run_to_writer<const N: usize>(
-    writer: &mut BitWriter<'_>,
+    writer: &mut impl WideWrite,
     values: &[u32; N],
     widths: [u32; N],
 ) -> bool {
@@ -175,7 +175,7 @@ pub(super) fn run_to_writer<const N: usize>(
         packed |= field << (shift & 63);
         shift = shift.wrapping_add(width);
     }
-    writer.write_wide(packed, total)
+    writer.put(packed, total)
 }
 
 /// A run of compressed-float codes with one write, when every code is in
@@ -183,7 +183,7 @@ pub(super) fn run_to_writer<const N: usize>(
 /// otherwise.
 #[inline(always)]
 pub(super) fn codes_to_writer<const N: usize>(
-    writer: &mut BitWriter<'_>,
+    writer: &mut impl WideWrite,
     codes: &[u32; N],
     format: &CompressedFloat,
 ) -> bool {
@@ -197,7 +197,7 @@ pub(super) fn codes_to_writer<const N: usize>(
 /// zero and the remainder) takes at most 64 bits and fits, with one write;
 /// false, with nothing written, otherwise.
 #[inline(always)]
-pub(super) fn golomb_to_writer(writer: &mut BitWriter<'_>, gap: u32, m: u32, room: u32) -> bool {
+pub(super) fn golomb_to_writer(writer: &mut impl WideWrite, gap: u32, m: u32, room: u32) -> bool {
     let m = m.max(1);
     if !(1..=room).contains(&gap) {
         return false;
@@ -227,7 +227,7 @@ pub(super) fn golomb_to_writer(writer: &mut BitWriter<'_>, gap: u32, m: u32, roo
     // The quotient's ones, its zero, then the remainder.
     let ones = (1u64 << (quotient & 63)).wrapping_sub(1);
     let code = ones | (tail << (ones_and_zero & 63));
-    writer.write_wide(code, total)
+    writer.put(code, total)
 }
 
 /// A gap in `1..=room` whose code `table` holds, with one lookup and one
@@ -235,30 +235,30 @@ pub(super) fn golomb_to_writer(writer: &mut BitWriter<'_>, gap: u32, m: u32, roo
 /// [`golomb_to_writer`].
 #[inline(always)]
 pub(super) fn golomb_table_to_writer(
-    writer: &mut BitWriter<'_>,
+    writer: &mut impl WideWrite,
     gap: u32,
     table: &crate::ops::golomb::GolombTable,
     room: u32,
 ) -> bool {
     let (code, bits) = table.encode(gap);
     if bits != 0 && (1..=room).contains(&gap) {
-        return writer.write_wide(u64::from(code), bits);
+        return writer.put(u64::from(code), bits);
     }
     golomb_to_writer(writer, gap, table.m(), room)
 }
 
-/// A record packed into 128 bits with constant shifts, then written as two
-/// writes, the room checked once for both; false, with nothing written,
-/// where a value passes its `maxes` or the room is short.
+/// A record packed into 128 bits with constant shifts, then written at
+/// once ([`WideWrite::put_wide`]); false, with nothing written, where a
+/// value passes its `maxes` or the room is short.
 #[inline(always)]
 pub(super) fn record_to_writer<const N: usize>(
-    writer: &mut BitWriter<'_>,
+    writer: &mut impl WideWrite,
     values: &[u32; N],
     widths: [u32; N],
     maxes: [u32; N],
 ) -> bool {
     let total = super::record_bits(&widths);
-    if total > 128 || u64::from(total) > writer.bits_available() {
+    if total > 120 {
         return false;
     }
     let mut packed = 0u128;
@@ -271,11 +271,5 @@ pub(super) fn record_to_writer<const N: usize>(
         packed |= field << (shift & 127);
         shift = shift.wrapping_add(width);
     }
-    if !fits {
-        return false;
-    }
-    let low = total.min(64);
-    // The room holds the total, so neither write is refused.
-    writer.write_wide(packed as u64, low)
-        && writer.write_wide((packed >> 64) as u64, total.wrapping_sub(low))
+    fits && writer.put_wide(packed, total)
 }

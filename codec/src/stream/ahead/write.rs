@@ -3,7 +3,7 @@
 //! buffer.
 
 use super::Behind;
-use crate::bits::{BitWriter, WriterState};
+use crate::bits::{StoringState, StoringWriter};
 use crate::error::DecodeError;
 use crate::ops::compressed_float::CompressedFloat;
 use crate::ops::golomb::GolombTable;
@@ -20,27 +20,27 @@ use crate::stream::Stream;
 /// is taken over with [`Stream::catch_up_write`].
 #[derive(Debug)]
 pub struct WriteAhead<'a> {
-    writer: BitWriter<'a>,
+    writer: StoringWriter<'a>,
 }
 
 /// Where a [`WriteAhead`] stood: where it wrote up to, to hand to
 /// [`Stream::catch_up_write`], or where an item began, to go back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WriteMark(WriterState);
+pub struct WriteMark(StoringState);
 
 impl WriteMark {
     /// The writer's state.
     #[inline(always)]
-    pub(crate) const fn state(self) -> WriterState {
+    pub(crate) const fn state(self) -> StoringState {
         self.0
     }
 }
 
 impl<'a> WriteAhead<'a> {
     /// Writes ahead from where `writer` (a stream's writer's
-    /// [`BitWriter::ahead`]) stands.
+    /// [`BitWriter::storing`](crate::bits::BitWriter::storing)) stands.
     #[inline(always)]
-    pub(crate) const fn new(writer: BitWriter<'a>) -> Self {
+    pub(crate) const fn new(writer: StoringWriter<'a>) -> Self {
         Self { writer }
     }
 
