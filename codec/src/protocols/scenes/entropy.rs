@@ -56,7 +56,7 @@ impl Serialize for SceneE {
 mod tests {
     use super::*;
     use crate::protocols::scenes::{Object, Slot};
-    use crate::subset::GOLOMB_PARAMETERS;
+    use crate::subset::{CodedSet, GOLOMB_PARAMETERS};
 
     fn scene_of(indices: impl Iterator<Item = u16>) -> Scene {
         Scene {
@@ -78,7 +78,9 @@ mod tests {
             state ^= state << 17;
             state
         };
-        for density in [0, 1, 2, 5, 10, 25, 40, 50, 60, 75, 90, 99, 100] {
+        for density in [
+            0, 1, 2, 5, 10, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 90, 99, 100,
+        ] {
             for _ in 0..20 {
                 let scene = scene_of((0..1024u16).filter(|_| next() % 100 < density));
                 let shortest = (0..GOLOMB_PARAMETERS.len() as u8)
@@ -92,6 +94,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Objects at 341 to 1023: the absent set's gaps cost exactly the
+    /// present set's unary code (entry 0, 1025 bits) with `m = 2`, and no
+    /// present entry can do better; the tie goes to entry 0.
+    #[test]
+    fn an_absent_entry_that_ties_the_unary_code_loses_to_it() {
+        let scene = scene_of(341..1024u16);
+        assert_eq!(SceneE::index_bits(&scene, 0), 4 + 1025);
+        let absent_two = GOLOMB_PARAMETERS
+            .iter()
+            .position(|&entry| entry == (CodedSet::Absent, 2))
+            .unwrap() as u8;
+        assert_eq!(SceneE::index_bits(&scene, absent_two), 4 + 1025);
+        assert_eq!(SceneE::best_parameter(&scene), 0);
     }
 
     /// Scenes a writer refuses still get a parameter and a bit count, by
