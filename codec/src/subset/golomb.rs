@@ -514,14 +514,32 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     }
 
     let mut read: Vec<T> = read_vec(stream, size);
+    match set {
+        CodedSet::Present => read_coded::<S, T, true>(stream, &mut read, table, size)?,
+        CodedSet::Absent => read_coded::<S, T, false>(stream, &mut read, table, size)?,
+    }
+    *parameter = wire as u8;
+    *items = read;
+    Ok(())
+}
+
+/// The gaps of the coded set (the present set where `PRESENT`, else the
+/// absent set) and the items, into `read`: ahead first, in registers, as
+/// far as the fast paths go; the stream itself goes on from the first gap
+/// or item they did not take, and reads or refuses it as it always would.
+/// One function per set, so that neither loop tests which set it reads.
+#[inline(always)]
+fn read_coded<S: Stream, T: Indexed, const PRESENT: bool>(
+    stream: &mut S,
+    read: &mut Vec<T>,
+    table: &GolombTable,
+    size: u32,
+) -> Result<(), S::Error> {
     let mut progress = Progress::START;
-    // Ahead first, in registers, as far as its fast paths go; the stream
-    // itself goes on from the first gap or item it did not take, and reads
-    // or refuses it as it always would.
     if let Some(mut ahead) = stream.read_ahead() {
         loop {
             let (mark, len) = (ahead.mark(), read.len());
-            match read_step(&mut ahead, &mut read, table, size, set, &mut progress) {
+            match read_step::<_, _, PRESENT>(&mut ahead, read, table, size, &mut progress) {
                 Ok(false) => {}
                 Ok(true) => break,
                 Err(_) => {
@@ -535,10 +553,8 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         stream.catch_up_read(mark);
     }
     while !progress.done {
-        read_step(stream, &mut read, table, size, set, &mut progress)?;
+        read_step::<_, _, PRESENT>(stream, read, table, size, &mut progress)?;
     }
-    *parameter = wire as u8;
-    *items = read;
     Ok(())
 }
 
@@ -578,22 +594,23 @@ impl Progress {
 /// `progress` only once every read of the step has succeeded: a step that
 /// fails leaves it as it was.
 #[inline(always)]
-fn read_step<S: Stream, T: Indexed>(
+fn read_step<S: Stream, T: Indexed, const PRESENT: bool>(
     stream: &mut S,
     read: &mut Vec<T>,
     table: &GolombTable,
     size: u32,
-    set: CodedSet,
     progress: &mut Progress,
 ) -> Result<bool, S::Error> {
-    if let Some((index, coded)) = progress.run {
-        if index < coded {
-            read_item(stream, read, index)?;
-            progress.run = Some((index.wrapping_add(1), coded));
-            return Ok(false);
+    if !PRESENT {
+        if let Some((index, coded)) = progress.run {
+            if index < coded {
+                read_item(stream, read, index)?;
+                progress.run = Some((index.wrapping_add(1), coded));
+                return Ok(false);
+            }
+            progress.run = None;
+            return Ok(progress.finish(coded, size));
         }
-        progress.run = None;
-        return Ok(progress.finish(coded, size));
     }
     let mut gap = 0;
     stream.field_name("gap");
@@ -604,17 +621,14 @@ fn read_step<S: Stream, T: Indexed>(
     stream.serialize_golomb_table(&mut gap, table, room)?;
     // The gap is in 1..=room, so `coded` is in start..=size.
     let coded = start.wrapping_add(gap).wrapping_sub(1);
-    match set {
-        CodedSet::Present => {
-            if coded != size {
-                read_item(stream, read, coded)?;
-            }
-            Ok(progress.finish(coded, size))
+    if PRESENT {
+        if coded != size {
+            read_item(stream, read, coded)?;
         }
-        CodedSet::Absent => {
-            progress.run = Some((start, coded));
-            Ok(false)
-        }
+        Ok(progress.finish(coded, size))
+    } else {
+        progress.run = Some((start, coded));
+        Ok(false)
     }
 }
 
