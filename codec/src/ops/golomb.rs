@@ -274,7 +274,9 @@ mod tests {
     /// The table path against the code read field by field, for every
     /// `TABLE_BITS`-bit start of the input, behind two different runs of
     /// later bits, at two bit offsets, with rooms that cut codes short or
-    /// let them through: the same gap or refusal, the same bits read. And
+    /// let them through, in inputs that hold the code with bytes to spare,
+    /// in their last eight bytes, or not whole: the same gap or refusal,
+    /// the same bits read. And
     /// the tables do hold codes (a table that missed everything would pass
     /// the rest through the slow path).
     #[test]
@@ -289,12 +291,18 @@ mod tests {
             for w in 0..(1u64 << TABLE_BITS) {
                 for high in [0u64, u64::MAX] {
                     for skip in [0u32, 5] {
-                        for room in [1, 2, 9, 100, 640, u32::MAX] {
+                        for (room, cut) in [1, 2, 9, 100, 640, u32::MAX]
+                            .into_iter()
+                            .flat_map(|room| [16, 9, 3, 2].map(|cut| (room, cut)))
+                        {
                             let word = (w | high << TABLE_BITS) << skip;
                             let mut bytes = word.to_le_bytes().to_vec();
                             bytes.extend_from_slice(&high.to_le_bytes());
-                            let mut fast = ReadStream::new(&bytes);
-                            let mut slow = ReadStream::new(&bytes);
+                            // Whole, or cut so that the code lies in the
+                            // input's last eight bytes, or past its end.
+                            let bytes = &bytes[..cut];
+                            let mut fast = ReadStream::new(bytes);
+                            let mut slow = ReadStream::new(bytes);
                             let mut lead = 0;
                             fast.serialize_bits(&mut lead, skip).unwrap();
                             slow.serialize_bits(&mut lead, skip).unwrap();
