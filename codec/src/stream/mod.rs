@@ -366,6 +366,22 @@ pub trait Stream {
         false
     }
 
+    /// [`Stream::write_record`] where `when`, and nothing otherwise: true
+    /// when the record was written or `when` is false. [`WriteStream`] and
+    /// [`WriteAhead`] take no branch on `when` (a record of zero bits is
+    /// written instead): whether a scene object's velocities follow is a
+    /// coin toss a branch mispredicts every other object.
+    #[inline(always)]
+    fn write_record_when<const N: usize>(
+        &mut self,
+        when: bool,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        !when || self.write_record(values, widths, maxes)
+    }
+
     /// A [`ReadAhead`] from where this stream stands, for a loop that
     /// reads many items and keeps its position in registers; `None` for
     /// every stream but a [`ReadStream`] that has not failed.

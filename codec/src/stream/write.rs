@@ -130,7 +130,18 @@ impl Stream for WriteStream<'_> {
         widths: [u32; N],
         maxes: [u32; N],
     ) -> bool {
-        record_to_writer(&mut self.writer, values, widths, maxes)
+        record_to_writer(&mut self.writer, true, values, widths, maxes)
+    }
+
+    #[inline(always)]
+    fn write_record_when<const N: usize>(
+        &mut self,
+        when: bool,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        record_to_writer(&mut self.writer, when, values, widths, maxes)
     }
 
     #[inline(always)]
@@ -248,11 +259,13 @@ pub(super) fn golomb_table_to_writer(
 }
 
 /// A record packed into 128 bits with constant shifts, then written at
-/// once ([`WideWrite::put_wide`]); false, with nothing written, where a
-/// value passes its `maxes` or the room is short.
+/// once ([`WideWrite::put_wide`]) where `when`, or as zero bits where not,
+/// without a branch on `when`; false, with nothing written, where a value
+/// of a record to write passes its `maxes`, or where the room is short.
 #[inline(always)]
 pub(super) fn record_to_writer<const N: usize>(
     writer: &mut impl WideWrite,
+    when: bool,
     values: &[u32; N],
     widths: [u32; N],
     maxes: [u32; N],
@@ -271,5 +284,7 @@ pub(super) fn record_to_writer<const N: usize>(
         packed |= field << (shift & 127);
         shift = shift.wrapping_add(width);
     }
-    fits && writer.put_wide(packed, total)
+    let bits = total & 0u32.wrapping_sub(u32::from(when));
+    let packed = packed & 0u128.wrapping_sub(u128::from(when));
+    (fits | !when) && writer.put_wide(packed, bits)
 }

@@ -147,6 +147,17 @@ impl Stream for WriteAhead<'_> {
         widths: [u32; N],
         maxes: [u32; N],
     ) -> bool {
-        record_to_writer(&mut self.writer, values, widths, maxes)
+        record_to_writer(&mut self.writer, true, values, widths, maxes)
+    }
+
+    #[inline(always)]
+    fn write_record_when<const N: usize>(
+        &mut self,
+        when: bool,
+        values: &[u32; N],
+        widths: [u32; N],
+        maxes: [u32; N],
+    ) -> bool {
+        record_to_writer(&mut self.writer, when, values, widths, maxes)
     }
 }
