@@ -38,7 +38,7 @@ use crate::error::DecodeError;
 use crate::ops::golomb::GolombTable;
 use crate::ops::int::bits_for_span;
 use crate::role::Role;
-use crate::stream::Stream;
+use crate::stream::{Stream, WriteAhead};
 
 /// Which indices a scene E packet codes as gaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -683,7 +683,7 @@ fn write_items_below<S: Stream, T: Indexed>(
     mut next: usize,
     coded: u32,
 ) -> Result<usize, S::Error> {
-    if let Some(mut ahead) = stream.write_ahead() {
+    if let Some(mut ahead) = stream.write_ahead().map(WriteAhead::branching) {
         while let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) {
             let mark = ahead.mark();
             if payload(&mut ahead, item).is_err() {

@@ -232,7 +232,8 @@ impl Serialize for Object {
             // the flag, which mispredicted every other object. Peers bench,
             // scene E's encode, us an iteration: 1 % 301 -> 271, 10 % 220 ->
             // 189, 50 % 198 -> 173; but 100 % 168 -> 194, where every object
-            // now stores twice and nothing else separates the stores.
+            // then stores twice and nothing else separates the stores, so
+            // a subset's runs of items branch there (WriteAhead::branching).
             if self.write_velocities(stream) {
                 return Ok(());
             }

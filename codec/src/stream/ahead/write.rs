@@ -21,6 +21,8 @@ use crate::stream::Stream;
 #[derive(Debug)]
 pub struct WriteAhead<'a> {
     writer: StoringWriter<'a>,
+    /// Whether [`Stream::write_record_when`] takes no branch on its flag.
+    selects: bool,
 }
 
 /// Where a [`WriteAhead`] stood: where it wrote up to, to hand to
@@ -41,7 +43,25 @@ impl<'a> WriteAhead<'a> {
     /// [`BitWriter::storing`](crate::bits::BitWriter::storing)) stands.
     #[inline(always)]
     pub(crate) const fn new(writer: StoringWriter<'a>) -> Self {
-        Self { writer }
+        Self {
+            writer,
+            selects: true,
+        }
+    }
+
+    /// This writer, taking a branch on the flag of
+    /// [`Stream::write_record_when`] where it would select: for items
+    /// written one after another with nothing between them (a scene at
+    /// full density), where every item storing twice cost more than the
+    /// branch's mispredictions (peers bench, scene E's encode at 100 %:
+    /// 168 us an iteration with the branch, 194 without).
+    #[inline(always)]
+    #[must_use]
+    pub const fn branching(self) -> Self {
+        Self {
+            selects: false,
+            ..self
+        }
     }
 
     /// Where it stands now.
@@ -158,6 +178,10 @@ impl Stream for WriteAhead<'_> {
         widths: [u32; N],
         maxes: [u32; N],
     ) -> bool {
-        record_to_writer(&mut self.writer, when, values, widths, maxes)
+        if self.selects {
+            record_to_writer(&mut self.writer, when, values, widths, maxes)
+        } else {
+            !when || record_to_writer(&mut self.writer, true, values, widths, maxes)
+        }
     }
 }
