@@ -7,6 +7,42 @@
 
 use codec::{DecodeError, EncodeError, ReadStream, Stream, WriteStream};
 
+/// The operations every stream must have, handed to the stream wrapped as
+/// `self.0`, whose error is `$error`.
+macro_rules! forward_required {
+    ($error:ty) => {
+        fn bit_offset(&self) -> u64 {
+            self.0.bit_offset()
+        }
+
+        fn bits_remaining(&self) -> u64 {
+            self.0.bits_remaining()
+        }
+
+        fn refuse(&mut self, why: DecodeError) -> $error {
+            self.0.refuse(why)
+        }
+
+        fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), $error> {
+            self.0.serialize_bits(value, bits)
+        }
+
+        fn serialize_align(&mut self) -> Result<(), $error> {
+            self.0.serialize_align()
+        }
+
+        fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), $error> {
+            self.0.serialize_bytes(bytes)
+        }
+
+        fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), $error> {
+            self.0.serialize_str_payload(value, len)
+        }
+    };
+}
+#[allow(unused_imports)] // Not every test that shares this module uses it.
+pub(crate) use forward_required;
+
 /// A reading stream with only the operations every stream must have, so
 /// that everything else is read field by field.
 pub struct OneByOne<'a>(pub ReadStream<'a>);
@@ -15,33 +51,7 @@ impl Stream for OneByOne<'_> {
     const IS_READING: bool = true;
     type Error = DecodeError;
 
-    fn bit_offset(&self) -> u64 {
-        self.0.bit_offset()
-    }
-
-    fn bits_remaining(&self) -> u64 {
-        self.0.bits_remaining()
-    }
-
-    fn refuse(&mut self, why: DecodeError) -> DecodeError {
-        self.0.refuse(why)
-    }
-
-    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), DecodeError> {
-        self.0.serialize_bits(value, bits)
-    }
-
-    fn serialize_align(&mut self) -> Result<(), DecodeError> {
-        self.0.serialize_align()
-    }
-
-    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), DecodeError> {
-        self.0.serialize_bytes(bytes)
-    }
-
-    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), DecodeError> {
-        self.0.serialize_str_payload(value, len)
-    }
+    forward_required!(DecodeError);
 }
 
 /// A writing stream with only the operations every stream must have.
@@ -51,31 +61,5 @@ impl Stream for WriteOneByOne<'_> {
     const IS_READING: bool = false;
     type Error = EncodeError;
 
-    fn bit_offset(&self) -> u64 {
-        self.0.bit_offset()
-    }
-
-    fn bits_remaining(&self) -> u64 {
-        self.0.bits_remaining()
-    }
-
-    fn refuse(&mut self, why: DecodeError) -> EncodeError {
-        self.0.refuse(why)
-    }
-
-    fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
-        self.0.serialize_bits(value, bits)
-    }
-
-    fn serialize_align(&mut self) -> Result<(), EncodeError> {
-        self.0.serialize_align()
-    }
-
-    fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), EncodeError> {
-        self.0.serialize_bytes(bytes)
-    }
-
-    fn serialize_str_payload(&mut self, value: &mut String, len: usize) -> Result<(), EncodeError> {
-        self.0.serialize_str_payload(value, len)
-    }
+    forward_required!(EncodeError);
 }
