@@ -373,28 +373,17 @@ fn each_gap<T: Indexed>(items: &[T], size: u32, set: CodedSet, mut each: impl Fn
     each(size.wrapping_sub(next).wrapping_add(1), 1);
 }
 
-/// The coded index after `previous` (the sentinel `size` when none is
+/// The absent index after `previous` (the sentinel `size` when none is
 /// left), where `items[next..]` are the items not yet written: the next
-/// item's index for the present set, the next index no item holds for the
-/// absent set.
-fn next_coded<T: Indexed>(
-    items: &[T],
-    next: usize,
-    previous: i64,
-    size: u32,
-    set: CodedSet,
-) -> u32 {
-    match set {
-        CodedSet::Present => items.get(next).map_or(size, Indexed::index),
-        CodedSet::Absent => {
-            let mut candidate = u32::try_from(previous.saturating_add(1)).unwrap_or(0);
-            let mut held = items.get(next..).unwrap_or_default().iter();
-            while candidate < size && held.next().is_some_and(|item| item.index() == candidate) {
-                candidate = candidate.saturating_add(1);
-            }
-            candidate.min(size)
-        }
+/// index no item holds. (The present set's writer walks its items
+/// directly, in `write_present`.)
+fn next_absent<T: Indexed>(items: &[T], next: usize, previous: i64, size: u32) -> u32 {
+    let mut candidate = u32::try_from(previous.saturating_add(1)).unwrap_or(0);
+    let mut held = items.get(next..).unwrap_or_default().iter();
+    while candidate < size && held.next().is_some_and(|item| item.index() == candidate) {
+        candidate = candidate.saturating_add(1);
     }
+    candidate.min(size)
 }
 
 /// Entries `0..PRESENT_ENTRIES` code the present set, the rest the absent
@@ -487,12 +476,12 @@ pub fn golomb_with<S: Stream, T: Indexed>(
         if set == CodedSet::Present {
             return write_present(stream, items, size, table);
         }
-        // `next` is the first item not yet written; the coded indices are
-        // walked without a second borrow of the items.
+        // The absent set. `next` is the first item not yet written; the
+        // coded indices are walked without a second borrow of the items.
         let mut next = 0usize;
         let mut previous = -1i64;
         loop {
-            let coded = next_coded(items, next, previous, size, set);
+            let coded = next_absent(items, next, previous, size);
             if coded == size {
                 stream.field_name("sentinel");
                 stream.field_role(Role::Sentinel);
