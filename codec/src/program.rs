@@ -63,27 +63,15 @@ pub enum Field {
         format: CompressedFloat,
         code: u32,
     },
-    /// Three compressed-float codes over one declaration, sent as a run
-    /// ([`Stream::serialize_compressed_codes`]).
-    CompressedCodes {
-        format: CompressedFloat,
-        codes: [u32; 3],
-    },
-    /// Four raw fields of `widths[i]` bits (each in `0..=32`), sent as a run
-    /// ([`Stream::serialize_bits_run`]).
-    BitsRun {
-        widths: [u32; 4],
-        values: [u32; 4],
-    },
     /// A unary count with `count * unit` below `room`
-    /// ([`Stream::serialize_unary`]).
+    /// ([`crate::ops::unary::serialize_unary`]).
     Unary {
         unit: u32,
         room: u32,
         count: u32,
     },
     /// A gap in `1..=room` as a Golomb code with parameter `m`
-    /// ([`Stream::serialize_golomb`]).
+    /// ([`crate::ops::golomb::serialize_golomb`]).
     Golomb {
         m: u32,
         room: u32,
@@ -154,14 +142,6 @@ impl Field {
                 format: *format,
                 code: 0,
             },
-            Self::CompressedCodes { format, .. } => Self::CompressedCodes {
-                format: *format,
-                codes: [0; 3],
-            },
-            Self::BitsRun { widths, .. } => Self::BitsRun {
-                widths: *widths,
-                values: [0; 4],
-            },
             Self::Unary { unit, room, .. } => Self::Unary {
                 unit: *unit,
                 room: *room,
@@ -208,10 +188,7 @@ impl Field {
             Self::Fixed { .. } => "fixed",
             Self::Float { .. } => "float",
             Self::Double { .. } => "double",
-            Self::CompressedFloat { .. }
-            | Self::CompressedCode { .. }
-            | Self::CompressedCodes { .. } => "compressed_float",
-            Self::BitsRun { .. } => "bits",
+            Self::CompressedFloat { .. } | Self::CompressedCode { .. } => "compressed_float",
             Self::Unary { .. } => "unary",
             Self::Golomb { .. } => "golomb",
             Self::Align => "align",
@@ -245,17 +222,12 @@ impl Serialize for Field {
                 Ok(())
             }
             Self::CompressedCode { format, code } => stream.serialize_compressed_code(code, format),
-            Self::CompressedCodes { format, codes } => {
-                stream.serialize_compressed_codes(codes, format)
+            Self::Unary { unit, room, count } => {
+                crate::ops::unary::serialize_unary(stream, count, *unit, *room)
             }
-            Self::BitsRun { widths, values } => stream.serialize_bits_run(values, *widths),
-            Self::Unary { unit, room, count } => stream.serialize_unary(count, *unit, *room),
-            // Scene E's parameters go through their decoding tables, as
-            // scene E reads them; any other parameter through the code.
-            Self::Golomb { m, room, gap } => match crate::subset::golomb::golomb_table(*m) {
-                Some(table) => stream.serialize_golomb_table(gap, table, *room),
-                None => stream.serialize_golomb(gap, *m, *room),
-            },
+            Self::Golomb { m, room, gap } => {
+                crate::ops::golomb::serialize_golomb(stream, gap, *m, *room)
+            }
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),
             Self::String { buffer_size, value } => stream.serialize_string(value, *buffer_size),

@@ -289,13 +289,9 @@ fn matches(field: &Field, expected: &str, in_sequence: bool) -> Result<bool, Str
             let spelled = expected.strip_prefix("bits = ").unwrap_or(expected);
             number(spelled)? == i128::from(*bits)
         }
-        Field::CompressedCodes { .. }
-        | Field::BitsRun { .. }
-        | Field::Unary { .. }
-        | Field::Golomb { .. } => {
+        Field::Unary { .. } | Field::Golomb { .. } => {
             return Err(
-                "runs, unary and Golomb codes are this crate's operations; no vector names one"
-                    .into(),
+                "unary and Golomb codes are this crate's operations; no vector names one".into(),
             )
         }
         Field::Align => expected == if in_sequence { "-" } else { "0" },

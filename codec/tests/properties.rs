@@ -158,10 +158,6 @@ fn degenerate_field() -> impl Strategy<Value = Field> {
         }),
         Just(Field::Align),
         Just(Field::Object(Vec::new())),
-        Just(Field::BitsRun {
-            widths: [0; 4],
-            values: [0; 4]
-        }),
         // Room for a count of zero only.
         (1u32..100).prop_map(|unit| Field::Unary {
             unit,
@@ -202,30 +198,6 @@ fn unary_field() -> impl Strategy<Value = Field> {
     })
 }
 
-/// Runs: three codes over a compressed-float declaration, four raw fields
-/// of any widths up to 32 (zero included).
-fn run_field() -> impl Strategy<Value = Field> {
-    prop_oneof![
-        (compressed_float_field(), any::<[u32; 3]>()).prop_map(|(field, picks)| {
-            let Field::CompressedFloat { format, .. } = field else {
-                unreachable!("a compressed float field")
-            };
-            let top = u64::from(format.max_integer_value()) + 1;
-            Field::CompressedCodes {
-                format,
-                codes: picks.map(|pick| (u64::from(pick) % top) as u32),
-            }
-        }),
-        (prop::array::uniform4(0u32..=32), any::<[u32; 4]>()).prop_map(|(widths, picks)| {
-            let mut values = picks;
-            for (value, width) in values.iter_mut().zip(widths) {
-                *value = (u64::from(*value) & ((1u64 << width) - 1)) as u32;
-            }
-            Field::BitsRun { widths, values }
-        }),
-    ]
-}
-
 fn text() -> impl Strategy<Value = String> {
     "[^\u{0}]{0,12}"
 }
@@ -261,7 +233,6 @@ fn leaf_field() -> impl Strategy<Value = Field> {
         int_relative_field(),
         proptest::sample::select(vec!["end of packet", "object", "a", ""]).prop_map(Field::Check),
         degenerate_field(),
-        run_field(),
         unary_field(),
         golomb_field(),
     ]
@@ -323,10 +294,6 @@ fn poisoned(field: &Field) -> Field {
         Field::String { value, .. } => *value = "poison".into(),
         Field::WString { units, .. } => *units = "poison".encode_utf16().collect(),
         Field::Object(fields) => *fields = fields.iter().map(poisoned).collect(),
-        Field::CompressedCodes { format, codes } => {
-            *codes = [format.max_integer_value().saturating_add(1); 3];
-        }
-        Field::BitsRun { values, .. } => *values = [0xA5A5_A5A5; 4],
         Field::Unary { count, .. } => *count = u32::MAX,
         Field::Golomb { gap, .. } => *gap = 0,
         _ => {}

@@ -13,7 +13,6 @@ pub mod int;
 pub mod int_relative;
 pub mod list;
 pub mod ranged;
-pub mod run;
 pub mod string;
 pub mod unary;
 pub mod wide;

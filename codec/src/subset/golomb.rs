@@ -35,10 +35,10 @@ use super::code_length::{CodeLength, Rows, Totals, MAX_EXACT_PARAMETER};
 use super::gap_counts;
 use super::{broken_rule, check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
-use crate::ops::golomb::GolombTable;
+use crate::ops::golomb::{serialize_golomb, GolombTable};
 use crate::ops::int::bits_for_span;
 use crate::role::Role;
-use crate::stream::{Stream, WriteAhead};
+use crate::stream::Stream;
 
 /// Which indices a scene E packet codes as gaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -439,20 +439,43 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
     lengths
 };
 
-/// The Golomb code of `gap - 1` with `table`'s parameter. A reader refuses
-/// the gap as soon as `previous + gap` would pass the sentinel `size`.
-#[inline(always)]
-fn serialize_gap<S: Stream>(
-    stream: &mut S,
-    table: &GolombTable,
-    size: u32,
-    previous: i64,
-    gap: &mut u32,
-) -> Result<(), S::Error> {
-    // The largest gap that stays at or below the sentinel.
-    let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
-    stream.serialize_golomb_table(gap, table, room)
+/// A faster way through some of a Golomb-coded subset's gaps and items,
+/// on the concrete streams (scene E's, `crate::protocols::scenes::hot`).
+/// The generic loops below hand it the stream where they stand; it reads
+/// or writes as far as it can, moves the stream past that, and the loops
+/// go on from there, reading, writing or refusing as they always do. It
+/// never refuses: where it is unsure, it stops. `()` takes no shortcut.
+pub(crate) trait Shortcut<T> {
+    /// Reads the gaps and items that follow `progress` into `items`, and
+    /// moves `progress` past them.
+    #[inline(always)]
+    fn read<S: Stream>(&self, stream: &mut S, items: &mut Vec<T>, progress: &mut Progress) {
+        let _ = (stream, items, progress);
+    }
+
+    /// Writes the present set's gaps and items from `items[*written]` on,
+    /// `*next` being the previous coded index plus one, and moves both
+    /// past them.
+    #[inline(always)]
+    fn write_present<S: Stream>(
+        &self,
+        stream: &mut S,
+        items: &mut [T],
+        progress: &mut WriteProgress,
+    ) {
+        let _ = (stream, items, progress);
+    }
+
+    /// Writes the items from `items[*next]` on whose index is below
+    /// `coded` (a run of the absent set's present items), and moves
+    /// `*next` past them.
+    #[inline(always)]
+    fn write_run<S: Stream>(&self, stream: &mut S, items: &mut [T], next: &mut usize, coded: u32) {
+        let _ = (stream, items, next, coded);
+    }
 }
+
+impl<T> Shortcut<T> for () {}
 
 /// A Golomb-coded subset with the parameter `parameter` (an index into
 /// [`GOLOMB_PARAMETERS`]) as its first field. A writer writes the parameter
@@ -464,6 +487,18 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     size: u32,
     parameter: &mut u8,
 ) -> Result<(), S::Error> {
+    golomb_with_shortcut(stream, items, size, parameter, &())
+}
+
+/// [`golomb_with`], taking `shortcut` where it goes.
+#[inline(always)]
+pub(crate) fn golomb_with_shortcut<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    size: u32,
+    parameter: &mut u8,
+    shortcut: &impl Shortcut<T>,
+) -> Result<(), S::Error> {
     let mut wire = i32::from(*parameter);
     stream.field_name("parameter");
     stream.field_role(Role::Parameter);
@@ -474,7 +509,7 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     if S::IS_WRITING {
         check_items(stream, items, size)?;
         if set == CodedSet::Present {
-            return write_present(stream, items, size, table);
+            return write_present(stream, items, size, table, shortcut);
         }
         // The absent set. `next` is the first item not yet written; the
         // coded indices are walked without a second borrow of the items.
@@ -491,10 +526,12 @@ pub fn golomb_with<S: Stream, T: Indexed>(
             }
             let mut gap =
                 u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
-            serialize_gap(stream, table, size, previous, &mut gap)?;
+            // The largest gap that stays at or below the sentinel.
+            let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
+            serialize_golomb(stream, &mut gap, table.m(), room)?;
             // The items strictly between the previous coded index and
             // this one (the present set went to `write_present`).
-            next = write_items_below(stream, items, next, coded)?;
+            next = write_items_below(stream, items, next, coded, shortcut)?;
             if coded == size {
                 return Ok(());
             }
@@ -503,210 +540,168 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     }
 
     let mut read: Vec<T> = read_vec(stream, size);
-    match set {
-        CodedSet::Present => read_coded::<S, T, true>(stream, &mut read, table, size)?,
-        CodedSet::Absent => read_coded::<S, T, false>(stream, &mut read, table, size)?,
+    let mut progress = Progress {
+        table,
+        size,
+        present: set == CodedSet::Present,
+        start: 0,
+        run: None,
+        done: false,
+    };
+    while !progress.done {
+        shortcut.read(stream, &mut read, &mut progress);
+        if progress.done {
+            break;
+        }
+        read_step(stream, &mut read, &mut progress)?;
     }
     *parameter = wire as u8;
     *items = read;
     Ok(())
 }
 
-/// The gaps of the coded set (the present set where `PRESENT`, else the
-/// absent set) and the items, into `read`: ahead first, in registers, as
-/// far as the fast paths go; the stream itself goes on from the first gap
-/// or item they did not take, and reads or refuses it as it always would.
-/// One function per set, so that neither loop tests which set it reads.
-#[inline(always)]
-fn read_coded<S: Stream, T: Indexed, const PRESENT: bool>(
-    stream: &mut S,
-    read: &mut Vec<T>,
-    table: &GolombTable,
-    size: u32,
-) -> Result<(), S::Error> {
-    let mut progress = Progress::START;
-    if let Some(mut ahead) = stream.read_ahead() {
-        loop {
-            let (mark, len) = (ahead.mark(), read.len());
-            match read_step::<_, _, PRESENT>(&mut ahead, read, table, size, &mut progress) {
-                Ok(false) => {}
-                Ok(true) => break,
-                Err(_) => {
-                    ahead.rewind(mark);
-                    read.truncate(len);
-                    break;
-                }
-            }
-        }
-        let mark = ahead.mark();
-        stream.catch_up_read(mark);
-    }
-    while !progress.done {
-        read_step::<_, _, PRESENT>(stream, read, table, size, &mut progress)?;
-    }
-    Ok(())
-}
-
-/// How far a reader is through a Golomb-coded subset.
+/// How far a reader is through a Golomb-coded subset, and what it reads.
 #[derive(Clone, Copy, Debug)]
-struct Progress {
+pub(crate) struct Progress {
+    /// The coded set's parameter.
+    pub(crate) table: &'static GolombTable,
+    /// The subset's size: the sentinel.
+    pub(crate) size: u32,
+    /// Whether the present set is coded (else the absent set).
+    pub(crate) present: bool,
     /// The previous coded index plus one (0 before the first), so at most
-    /// `size`: the loop's state stays in `u32`.
-    start: u32,
+    /// `size`.
+    pub(crate) start: u32,
     /// For the absent set, after a gap: the next item's index and the
     /// coded index that ends the run of items.
-    run: Option<(u32, u32)>,
+    pub(crate) run: Option<(u32, u32)>,
     /// The sentinel's gap is read, and its items.
-    done: bool,
+    pub(crate) done: bool,
 }
 
 impl Progress {
-    const START: Self = Self {
-        start: 0,
-        run: None,
-        done: false,
-    };
+    /// The largest gap that stays at or below the sentinel.
+    #[inline(always)]
+    pub(crate) const fn room(&self) -> u32 {
+        self.size.wrapping_sub(self.start).saturating_add(1)
+    }
 
     /// Past the coded index `coded`: done at the sentinel.
     #[inline(always)]
-    fn finish(&mut self, coded: u32, size: u32) -> bool {
+    pub(crate) fn finish(&mut self, coded: u32) {
         self.start = coded.wrapping_add(1);
-        self.done = coded == size;
-        self.done
+        self.done = coded == self.size;
     }
 }
 
 /// Reads the next gap, with its item for the present set, or the next
-/// item of an absent run; returns whether the subset is finished. One step
-/// is what a [`ReadAhead`](crate::stream::ReadAhead) that stops goes back
-/// over, so a run of absent items is read an item a step. It changes
-/// `progress` only once every read of the step has succeeded: a step that
-/// fails leaves it as it was.
+/// item of an absent run. It changes `progress` only once every read of
+/// the step has succeeded.
 #[inline(always)]
-fn read_step<S: Stream, T: Indexed, const PRESENT: bool>(
+fn read_step<S: Stream, T: Indexed>(
     stream: &mut S,
     read: &mut Vec<T>,
-    table: &GolombTable,
-    size: u32,
     progress: &mut Progress,
-) -> Result<bool, S::Error> {
-    if !PRESENT {
-        if let Some((index, coded)) = progress.run {
-            if index < coded {
-                read_item(stream, read, index)?;
-                progress.run = Some((index.wrapping_add(1), coded));
-                return Ok(false);
-            }
+) -> Result<(), S::Error> {
+    if let Some((index, coded)) = progress.run {
+        if index < coded {
+            read_item(stream, read, index)?;
+            progress.run = Some((index.wrapping_add(1), coded));
+        } else {
             progress.run = None;
-            return Ok(progress.finish(coded, size));
+            progress.finish(coded);
         }
+        return Ok(());
     }
     let mut gap = 0;
     stream.field_name("gap");
     stream.field_role(Role::Gap);
     let start = progress.start;
-    // The largest gap that stays at or below the sentinel.
-    let room = size.wrapping_sub(start).saturating_add(1);
-    stream.serialize_golomb_table(&mut gap, table, room)?;
+    serialize_golomb(stream, &mut gap, progress.table.m(), progress.room())?;
     // The gap is in 1..=room, so `coded` is in start..=size.
     let coded = start.wrapping_add(gap).wrapping_sub(1);
-    if PRESENT {
-        if coded != size {
+    if progress.present {
+        if coded != progress.size {
             read_item(stream, read, coded)?;
         }
-        Ok(progress.finish(coded, size))
+        progress.finish(coded);
     } else {
         progress.run = Some((start, coded));
-        Ok(false)
     }
+    Ok(())
+}
+
+/// How far a writer is through the present set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WriteProgress {
+    /// The coded set's parameter.
+    pub(crate) table: &'static GolombTable,
+    /// The subset's size: the sentinel.
+    pub(crate) size: u32,
+    /// Items written.
+    pub(crate) written: usize,
+    /// The previous coded index plus one.
+    pub(crate) next: u32,
 }
 
 /// The present set's gaps, each followed by its item, then the sentinel's
 /// gap: what the general loop of [`golomb_with`] writes for that set, one
-/// item per gap, without finding the next coded index each time (the
-/// sparse scenes' writer). Written ahead in registers as far as the fast
-/// paths go, then on the stream from the first item they did not take.
+/// item per gap, without finding the next coded index each time.
 #[inline(always)]
 fn write_present<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut [T],
     size: u32,
-    table: &GolombTable,
+    table: &'static GolombTable,
+    shortcut: &impl Shortcut<T>,
 ) -> Result<(), S::Error> {
-    // The previous coded index plus one. The items are checked: strictly
-    // increasing and below `size`, so every gap is in 1..=room.
-    let mut next = 0u32;
-    let mut written = 0usize;
-    if let Some(mut ahead) = stream.write_ahead() {
-        for item in items.iter_mut() {
-            let mark = ahead.mark();
-            if write_gap_and_item(&mut ahead, item, size, table, next).is_err() {
-                ahead.rewind(mark);
-                break;
-            }
-            next = item.index().wrapping_add(1);
-            written = written.wrapping_add(1);
-        }
-        let mark = ahead.mark();
-        stream.catch_up_write(mark);
+    // The items are checked: strictly increasing and below `size`, so
+    // every gap is in 1..=room.
+    let mut progress = WriteProgress {
+        table,
+        size,
+        written: 0,
+        next: 0,
+    };
+    loop {
+        shortcut.write_present(stream, items, &mut progress);
+        let Some(item) = items.get_mut(progress.written) else {
+            break;
+        };
+        let mut gap = item.index().wrapping_sub(progress.next).wrapping_add(1);
+        let room = size.wrapping_sub(progress.next).saturating_add(1);
+        stream.field_name("gap");
+        stream.field_role(Role::Gap);
+        serialize_golomb(stream, &mut gap, table.m(), room)?;
+        payload(stream, item)?;
+        progress.next = item.index().wrapping_add(1);
+        progress.written = progress.written.wrapping_add(1);
     }
-    for item in items.iter_mut().skip(written) {
-        write_gap_and_item(stream, item, size, table, next)?;
-        next = item.index().wrapping_add(1);
-    }
-    let mut gap = size.wrapping_sub(next).wrapping_add(1);
+    let mut gap = size.wrapping_sub(progress.next).wrapping_add(1);
     let room = gap;
     stream.field_name("sentinel");
     stream.field_role(Role::Sentinel);
-    stream.serialize_golomb_table(&mut gap, table, room)
+    serialize_golomb(stream, &mut gap, table.m(), room)
 }
 
 /// The items from `items[next]` on whose index is below `coded` (a run of
-/// the absent set's present items), written ahead in registers as far as
-/// the fast paths go, then on the stream. Returns the first item not
-/// written.
+/// the absent set's present items). Returns the first item not written.
 #[inline(always)]
 fn write_items_below<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut [T],
     mut next: usize,
     coded: u32,
+    shortcut: &impl Shortcut<T>,
 ) -> Result<usize, S::Error> {
-    if let Some(mut ahead) = stream.write_ahead().map(WriteAhead::branching) {
-        while let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) {
-            let mark = ahead.mark();
-            if payload(&mut ahead, item).is_err() {
-                ahead.rewind(mark);
-                break;
-            }
-            next = next.saturating_add(1);
-        }
-        let mark = ahead.mark();
-        stream.catch_up_write(mark);
-    }
-    while let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) {
+    loop {
+        shortcut.write_run(stream, items, &mut next, coded);
+        let Some(item) = items.get_mut(next).filter(|item| item.index() < coded) else {
+            return Ok(next);
+        };
         payload(stream, item)?;
         next = next.saturating_add(1);
     }
-    Ok(next)
-}
-
-/// An item of the present set: its gap from `next` (the previous coded
-/// index plus one), then its payload.
-#[inline(always)]
-fn write_gap_and_item<S: Stream, T: Indexed>(
-    stream: &mut S,
-    item: &mut T,
-    size: u32,
-    table: &GolombTable,
-    next: u32,
-) -> Result<(), S::Error> {
-    let mut gap = item.index().wrapping_sub(next).wrapping_add(1);
-    let room = size.wrapping_sub(next).saturating_add(1);
-    stream.field_name("gap");
-    stream.field_role(Role::Gap);
-    stream.serialize_golomb_table(&mut gap, table, room)?;
-    payload(stream, item)
 }
 
 /// A Golomb-coded subset whose parameter is always the best one for its

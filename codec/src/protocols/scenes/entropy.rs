@@ -42,12 +42,15 @@ impl SceneE {
 }
 
 impl Serialize for SceneE {
+    /// The Golomb-coded subset ([`golomb::golomb_with`]), with its hot
+    /// path on the concrete streams.
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        golomb::golomb_with(
+        golomb::golomb_with_shortcut(
             stream,
             &mut self.scene.slots,
             MAX_OBJECTS,
             &mut self.parameter,
+            &super::hot::SceneE,
         )
     }
 }

@@ -19,6 +19,7 @@
 #[cfg(feature = "arbitrary")]
 mod arbitrary;
 mod entropy;
+mod hot;
 mod object;
 mod quaternion;
 
@@ -80,10 +81,16 @@ impl Indexed for Slot {
     /// An object at rest: three positions, the quaternion, the flag.
     const MIN_VALUE_BITS: u32 = Object::AT_REST_BITS;
 
-    /// Always inlined into the subset's loop (see [`Object::serialize`]).
+    /// On the concrete streams, the object's hot path ([`hot`]); on
+    /// every other stream, and where that stops, its `serialize`. Always
+    /// inlined, so that a subset's loop keeps the stream in registers.
     #[inline(always)]
     fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        self.object.serialize(stream)
+        match hot::object(stream, &mut self.object) {
+            hot::Reached::Whole => Ok(()),
+            hot::Reached::Head => self.object.serialize_velocities(stream),
+            hot::Reached::Nothing => self.object.serialize(stream),
+        }
     }
 }
 

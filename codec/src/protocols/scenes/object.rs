@@ -3,7 +3,7 @@
 
 use super::quaternion::{SmallestThree, COMPONENT_BITS};
 use crate::ops::compressed_float::CompressedFloat;
-use crate::stream::{left_behind, Serialize, Stream};
+use crate::stream::{Serialize, Stream};
 
 /// Position: `[-1000, 1000]` at 0.001, 21 bits per axis.
 pub const POSITION: CompressedFloat = CompressedFloat::new(-1000.0, 1000.0, 0.001);
@@ -90,173 +90,44 @@ impl Object {
     }
 }
 
-/// An object's first eight fields: three position codes, the quaternion's
-/// four fields, the at-rest flag.
-const HEAD_WIDTHS: [u32; 8] = {
-    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
-    let p = POSITION.bits();
-    [p, p, p, l, a, b, c, 1]
-};
-const HEAD_MAXES: [u32; 8] = {
-    let p = POSITION.max_integer_value();
-    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
-    [
-        p,
-        p,
-        p,
-        (1 << l) - 1,
-        (1 << a) - 1,
-        (1 << b) - 1,
-        (1 << c) - 1,
-        1,
-    ]
-};
-
-/// A moving object's six velocity codes.
-const VELOCITY_WIDTHS: [u32; 6] = {
-    let (l, a) = (LINEAR_VELOCITY.bits(), ANGULAR_VELOCITY.bits());
-    [l, l, l, a, a, a]
-};
-const VELOCITY_MAXES: [u32; 6] = {
-    let (l, a) = (
-        LINEAR_VELOCITY.max_integer_value(),
-        ANGULAR_VELOCITY.max_integer_value(),
-    );
-    [l, l, l, a, a, a]
-};
-
-impl Object {
-    /// The head (position, quaternion, flag) as one record, where the
-    /// stream reads records and every field of it is in range and the
-    /// quaternion valid: what reading its fields one by one gives, from
-    /// one window instead of three. False, with nothing read, otherwise.
-    #[inline(always)]
-    fn read_head<S: Stream>(&mut self, stream: &mut S) -> bool {
-        let orientation = |f: &[u32; 8]| {
-            let [_, _, _, largest, a, b, c, _] = *f;
-            SmallestThree::from_fields([largest, a, b, c])
-        };
-        let head = stream.read_record(HEAD_WIDTHS, HEAD_MAXES, |f| orientation(f).is_valid());
-        let Some(fields) = head else {
-            return false;
-        };
-        let [x, y, z, _, _, _, _, at_rest] = fields;
-        self.position = [x, y, z];
-        self.orientation = orientation(&fields);
-        self.at_rest = at_rest != 0;
-        true
-    }
-
-    /// Both velocities as one record, where the stream reads records and
-    /// every code is in range. False, with nothing read, otherwise.
-    #[inline(always)]
-    fn read_velocities<S: Stream>(&mut self, stream: &mut S) -> bool {
-        let Some([a, b, c, d, e, f]) =
-            stream.read_record(VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
-        else {
-            return false;
-        };
-        self.linear_velocity = [a, b, c];
-        self.angular_velocity = [d, e, f];
-        true
-    }
-
-    /// The head as one record, where the stream writes records, every
-    /// code is in range, the quaternion valid and the room enough: what
-    /// writing its fields one by one writes. False, with nothing written,
-    /// otherwise.
-    #[inline(always)]
-    fn write_head<S: Stream>(&self, stream: &mut S) -> bool {
-        let [x, y, z] = self.position;
-        let orientation = self.orientation;
-        let [a, b, c] = orientation.codes.map(u32::from);
-        let fields = [
-            x,
-            y,
-            z,
-            u32::from(orientation.largest),
-            a,
-            b,
-            c,
-            u32::from(self.at_rest),
-        ];
-        orientation.is_valid() && stream.write_record(&fields, HEAD_WIDTHS, HEAD_MAXES)
-    }
-
-    /// Both velocities as one record unless at rest, where the stream
-    /// writes records, every code is in range and the room enough: what
-    /// the velocities one by one, or nothing, write. No branch on the
-    /// flag ([`Stream::write_record_when`]).
-    #[inline(always)]
-    fn write_velocities<S: Stream>(&self, stream: &mut S) -> bool {
-        let [a, b, c] = self.linear_velocity;
-        let [d, e, f] = self.angular_velocity;
-        let values = [a, b, c, d, e, f];
-        stream.write_record_when(!self.at_rest, &values, VELOCITY_WIDTHS, VELOCITY_MAXES)
-    }
-}
-
 impl Serialize for Object {
     /// Position, orientation, the at-rest flag, then both velocities unless
     /// at rest; a reader sets the velocities of a resting object to zero.
-    /// A [`ReadStream`](crate::ReadStream) reads, and a
-    /// [`WriteStream`](crate::WriteStream) writes, the head and the
-    /// velocities as two records where it can (the names are then not
-    /// announced: streams that show values never take records).
-    ///
-    /// Always inlined, so a subset's read loop holds the records and keeps
-    /// the reader's state in registers: left to the compiler, the object
-    /// was a call per item, and a scene decode at 100 % density took twice
-    /// as long. The fields one by one, which every other stream takes, are
-    /// functions of their own, which the compiler keeps out of the loop.
-    /// They are left `#[inline]`: forced out of line, they made the scene
-    /// encode up to 18 % slower (100 % density; peers bench, alternating
-    /// builds).
-    #[inline(always)]
+    /// (A scene's slot reads and writes its object on the concrete streams
+    /// in [`super::hot`], which the tests hold equal to this.)
+    #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        let records = !S::SHOWS_VALUES;
-        let head = records
-            && if S::IS_READING {
-                self.read_head(stream)
-            } else {
-                self.write_head(stream)
-            };
-        if !head {
-            if S::FAST_PATHS_ONLY {
-                return Err(left_behind(stream));
-            }
-            self.head_by_fields(stream)?;
+        stream.field_name("position");
+        for code in &mut self.position {
+            stream.serialize_compressed_code(code, &POSITION)?;
         }
-        if S::IS_WRITING && records {
-            // The record, or nothing at rest, written without a branch on
-            // the flag, which mispredicted every other object. Peers bench,
-            // scene E's encode, us an iteration: 1 % 301 -> 271, 10 % 220 ->
-            // 189, 50 % 198 -> 173; but 100 % 168 -> 194, where every object
-            // then stores twice and nothing else separates the stores, so
-            // a subset's runs of items branch there (WriteAhead::branching).
-            if self.write_velocities(stream) {
-                return Ok(());
-            }
-            if S::FAST_PATHS_ONLY {
-                return Err(left_behind(stream));
-            }
-            if !self.at_rest {
-                self.velocities_by_fields(stream)?;
-            }
-            return Ok(());
+        stream.field_name("orientation");
+        self.orientation.serialize(stream)?;
+        if S::IS_READING && S::SHOWS_VALUES {
+            stream.assigned("quaternion", &mut self.orientation.to_quaternion());
         }
+        stream.field_name("at_rest");
+        stream.serialize_bool(&mut self.at_rest)?;
+        self.serialize_velocities(stream)
+    }
+}
+
+impl Object {
+    /// Both velocities unless at rest; at rest, a reader sets them to zero.
+    #[inline]
+    pub(super) fn serialize_velocities<S: Stream>(
+        &mut self,
+        stream: &mut S,
+    ) -> Result<(), S::Error> {
+        let (linear, angular) = (&mut self.linear_velocity, &mut self.angular_velocity);
         if !self.at_rest {
-            let velocities = records && S::IS_READING && self.read_velocities(stream);
-            if !velocities {
-                if S::FAST_PATHS_ONLY {
-                    return Err(left_behind(stream));
-                }
-                self.velocities_by_fields(stream)?;
-            }
+            stream.field_name("linear_velocity");
+            Codes(linear, &LINEAR_VELOCITY).serialize(stream)?;
+            stream.field_name("angular_velocity");
+            Codes(angular, &ANGULAR_VELOCITY).serialize(stream)?;
         } else if S::IS_READING {
-            self.linear_velocity = Self::AT_REST_AT_ORIGIN.linear_velocity;
-            self.angular_velocity = Self::AT_REST_AT_ORIGIN.angular_velocity;
-            let (linear, angular) = (&mut self.linear_velocity, &mut self.angular_velocity);
+            *linear = Self::AT_REST_AT_ORIGIN.linear_velocity;
+            *angular = Self::AT_REST_AT_ORIGIN.angular_velocity;
             stream.assigned("linear_velocity", &mut Codes(linear, &LINEAR_VELOCITY));
             stream.assigned("angular_velocity", &mut Codes(angular, &ANGULAR_VELOCITY));
         }
@@ -264,36 +135,12 @@ impl Serialize for Object {
     }
 }
 
-impl Object {
-    /// Position, orientation and the at-rest flag, field by field.
-    #[inline]
-    fn head_by_fields<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        stream.field_name("position");
-        stream.serialize_compressed_codes(&mut self.position, &POSITION)?;
-        stream.field_name("orientation");
-        self.orientation.serialize(stream)?;
-        if S::IS_READING && S::SHOWS_VALUES {
-            stream.assigned("quaternion", &mut self.orientation.to_quaternion());
-        }
-        stream.field_name("at_rest");
-        stream.serialize_bool(&mut self.at_rest)
-    }
-
-    /// Both velocities, field by field.
-    #[inline]
-    fn velocities_by_fields<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        stream.field_name("linear_velocity");
-        stream.serialize_compressed_codes(&mut self.linear_velocity, &LINEAR_VELOCITY)?;
-        stream.field_name("angular_velocity");
-        stream.serialize_compressed_codes(&mut self.angular_velocity, &ANGULAR_VELOCITY)
-    }
-}
-
-/// Three compressed-float codes over one declaration: how a velocity the
-/// reader set itself is shown, like one it read.
+/// Three compressed-float codes over one declaration: a velocity, and how
+/// one the reader set itself is shown, like one it read.
 struct Codes<'a>(&'a mut [u32; 3], &'a CompressedFloat);
 
 impl Serialize for Codes<'_> {
+    #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         for code in self.0.iter_mut() {
             stream.serialize_compressed_code(code, self.1)?;

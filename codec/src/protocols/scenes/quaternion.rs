@@ -192,7 +192,9 @@ impl Serialize for SmallestThree {
         stream.field_role(crate::role::Role::Quaternion);
         let [a, b, c] = wire.codes.map(u32::from);
         let mut fields = [u32::from(wire.largest), a, b, c];
-        stream.serialize_bits_run(&mut fields, Self::FIELD_WIDTHS)?;
+        for (field, width) in fields.iter_mut().zip(Self::FIELD_WIDTHS) {
+            stream.serialize_bits(field, width)?;
+        }
         wire = Self::from_fields(fields);
         if S::IS_READING {
             if !wire.is_valid() {

@@ -1,0 +1,504 @@
+//! Scene objects and scene E's subset on the concrete streams: straight
+//! code over the bit reader and writer, beside the generic `serialize`
+//! functions, which stay the specification.
+//!
+//! An object is read as two records (head, then velocities), each from one
+//! window and checked field by field with constant shifts and masks; it is
+//! written as two wide writes. Scene E's loop reads and writes its gaps
+//! and objects on a copy of the reader or writer that the compiler keeps
+//! in registers, and hands the position back when it stops. Nothing here
+//! refuses: where a record is out of range, a code is not in the table, or
+//! the input or buffer nears its end, it stops, and the generic code goes
+//! on from that item, reading, writing or refusing it as it always does.
+//! The differential tests (`codec/tests/hot_paths.rs`) hold every path
+//! here equal to the generic code on any input.
+
+use super::object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
+use super::quaternion::SmallestThree;
+use super::Slot;
+use crate::bits::{BitReader, WideWrite};
+use crate::ops::golomb::{code, GolombTable};
+use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
+use crate::subset::golomb::{Progress, Shortcut, WriteProgress};
+use crate::subset::Indexed;
+
+/// An object's first eight fields: three position codes, the quaternion's
+/// four fields, the at-rest flag.
+const HEAD_WIDTHS: [u32; 8] = {
+    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
+    let p = POSITION.bits();
+    [p, p, p, l, a, b, c, 1]
+};
+const HEAD_MAXES: [u32; 8] = {
+    let p = POSITION.max_integer_value();
+    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
+    [
+        p,
+        p,
+        p,
+        (1 << l) - 1,
+        (1 << a) - 1,
+        (1 << b) - 1,
+        (1 << c) - 1,
+        1,
+    ]
+};
+
+/// A moving object's six velocity codes.
+const VELOCITY_WIDTHS: [u32; 6] = {
+    let (l, a) = (LINEAR_VELOCITY.bits(), ANGULAR_VELOCITY.bits());
+    [l, l, l, a, a, a]
+};
+const VELOCITY_MAXES: [u32; 6] = {
+    let (l, a) = (
+        LINEAR_VELOCITY.max_integer_value(),
+        ANGULAR_VELOCITY.max_integer_value(),
+    );
+    [l, l, l, a, a, a]
+};
+
+const HEAD_BITS: u32 = record_bits(&HEAD_WIDTHS);
+const VELOCITY_BITS: u32 = record_bits(&VELOCITY_WIDTHS);
+
+/// The bits of a record whose fields are `widths` wide, each counted up
+/// to 32.
+#[inline(always)]
+const fn record_bits<const N: usize>(widths: &[u32; N]) -> u32 {
+    let mut total = 0u32;
+    let mut rest: &[u32] = widths;
+    while let [width, tail @ ..] = rest {
+        let width = if *width < 32 { *width } else { 32 };
+        total = total.saturating_add(width);
+        rest = tail;
+    }
+    total
+}
+
+/// How far a hot path got through an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reached {
+    /// Nothing read or written.
+    Nothing,
+    /// Position, orientation and the at-rest flag; the velocities are the
+    /// generic code's ([`Object::serialize_velocities`]).
+    Head,
+    /// The whole object.
+    Whole,
+}
+
+/// A scene slot's object on the concrete streams, as far as it goes; on
+/// every other stream, [`Reached::Nothing`].
+#[inline(always)]
+pub(super) fn object<S: Stream>(stream: &mut S, object: &mut Object) -> Reached {
+    stream
+        .concrete(TOKEN, ObjectPath(object))
+        .unwrap_or(Reached::Nothing)
+}
+
+/// [`object`]'s path.
+struct ObjectPath<'o>(&'o mut Object);
+
+impl HotPath for ObjectPath<'_> {
+    type Output = Reached;
+
+    #[inline(always)]
+    fn read(self, stream: &mut ReadStream<'_>) -> Reached {
+        read_object(stream.reader(), self.0)
+    }
+
+    #[inline(always)]
+    fn write(self, stream: &mut WriteStream<'_>) -> Reached {
+        write_object(stream.writer(), self.0, true)
+    }
+}
+
+/// The fields of a record from one window, when the window holds them all,
+/// consumed only when each is at most its `maxes` and `accept` approves
+/// them. The widths and bounds are constants, so each field costs a shift,
+/// a mask and a comparison, and no branch is taken until all are read.
+#[inline(always)]
+fn read_record<const N: usize>(
+    reader: &mut BitReader<'_>,
+    widths: [u32; N],
+    maxes: [u32; N],
+    accept: impl FnOnce(&[u32; N]) -> bool,
+) -> Option<[u32; N]> {
+    let total = record_bits(&widths);
+    if total > BitReader::WINDOW_BITS {
+        return None;
+    }
+    let window = reader.window()?;
+    let mut shift = 0u32;
+    let mut fits = true;
+    let mut read = [0u32; N];
+    for ((value, width), max) in read.iter_mut().zip(widths).zip(maxes) {
+        let width = width.min(32);
+        let mask = (1u64 << width).wrapping_sub(1);
+        *value = ((window >> (shift & 127)) as u64 & mask) as u32;
+        fits &= *value <= max;
+        shift = shift.wrapping_add(width);
+    }
+    if !fits || !accept(&read) {
+        return None;
+    }
+    reader.advance(total);
+    Some(read)
+}
+
+/// An object as two records, the velocities only when it moves: what its
+/// `serialize` reads, as far as the records are whole in a window, in
+/// range, and the quaternion valid.
+#[inline(always)]
+fn read_object(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
+    let orientation = |f: &[u32; 8]| {
+        let [_, _, _, largest, a, b, c, _] = *f;
+        SmallestThree::from_fields([largest, a, b, c])
+    };
+    let head = read_record(reader, HEAD_WIDTHS, HEAD_MAXES, |f| {
+        orientation(f).is_valid()
+    });
+    let Some(fields) = head else {
+        return Reached::Nothing;
+    };
+    let [x, y, z, _, _, _, _, at_rest] = fields;
+    object.position = [x, y, z];
+    object.orientation = orientation(&fields);
+    object.at_rest = at_rest != 0;
+    if object.at_rest {
+        object.linear_velocity = Object::AT_REST_AT_ORIGIN.linear_velocity;
+        object.angular_velocity = Object::AT_REST_AT_ORIGIN.angular_velocity;
+        return Reached::Whole;
+    }
+    let Some([a, b, c, d, e, f]) = read_record(reader, VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
+    else {
+        return Reached::Head;
+    };
+    object.linear_velocity = [a, b, c];
+    object.angular_velocity = [d, e, f];
+    Reached::Whole
+}
+
+/// `values` packed with constant shifts, first field lowest, and whether
+/// each is at most its `maxes`.
+#[inline(always)]
+fn pack<const N: usize>(values: &[u32; N], widths: [u32; N], maxes: [u32; N]) -> (u128, bool) {
+    let mut packed = 0u128;
+    let mut shift = 0u32;
+    let mut fits = true;
+    for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
+        let width = width.min(32);
+        fits &= *value <= max;
+        packed |= (u128::from(*value) & ((1u128 << width).wrapping_sub(1))) << (shift & 127);
+        shift = shift.wrapping_add(width);
+    }
+    (packed, fits)
+}
+
+/// An object as two wide writes, as far as its fields are in range, the
+/// quaternion valid and the room enough. Where `select`, a resting
+/// object's velocities are written as zero bits, without a branch on the
+/// flag, which a scene's mix of resting and moving objects makes a coin
+/// toss; elsewhere (runs of objects with nothing between them) the branch
+/// costs less than the second store.
+#[inline(always)]
+fn write_object(writer: &mut impl WideWrite, object: &Object, select: bool) -> Reached {
+    let [x, y, z] = object.position;
+    let orientation = object.orientation;
+    let [a, b, c] = orientation.codes.map(u32::from);
+    let largest = u32::from(orientation.largest);
+    let head = [x, y, z, largest, a, b, c, u32::from(object.at_rest)];
+    let (head, head_fits) = pack(&head, HEAD_WIDTHS, HEAD_MAXES);
+    if !(head_fits && orientation.is_valid() && writer.put_wide(head, HEAD_BITS)) {
+        return Reached::Nothing;
+    }
+    let moving = !object.at_rest;
+    let [d, e, f] = object.linear_velocity;
+    let [g, h, i] = object.angular_velocity;
+    let velocities = [d, e, f, g, h, i];
+    let written = if select {
+        let (velocities, fit) = pack(&velocities, VELOCITY_WIDTHS, VELOCITY_MAXES);
+        let velocities = velocities & 0u128.wrapping_sub(u128::from(moving));
+        let bits = VELOCITY_BITS & 0u32.wrapping_sub(u32::from(moving));
+        (fit | !moving) && writer.put_wide(velocities, bits)
+    } else {
+        !moving || {
+            let (velocities, fit) = pack(&velocities, VELOCITY_WIDTHS, VELOCITY_MAXES);
+            fit && writer.put_wide(velocities, VELOCITY_BITS)
+        }
+    };
+    if written {
+        Reached::Whole
+    } else {
+        Reached::Head
+    }
+}
+
+/// A gap of a coded set from one window: looked up in `table`, or, for a
+/// code longer than the table holds, its quotient's ones counted and the
+/// rest looked up (`zero`, the lookup of a lone zero bit, where the
+/// parameter is 1 and no remainder follows). `None`, with nothing
+/// consumed, where the code is not whole in the window or the table, or
+/// its gap is outside `1..=room`.
+#[inline(always)]
+fn read_gap(
+    reader: &mut BitReader<'_>,
+    table: &GolombTable,
+    zero: Option<(u32, u32)>,
+    room: u32,
+) -> Option<u32> {
+    let window = reader.window64()?;
+    let (mut gap, mut bits) = match zero {
+        Some(_) => (0, 0),
+        None => table.decode(window),
+    };
+    if bits == 0 {
+        let ones = window.trailing_ones();
+        let (rest, rest_bits) = zero.unwrap_or_else(|| table.decode(window >> (ones & 63)));
+        let quotient = u64::from(ones).wrapping_mul(u64::from(table.m()));
+        let whole = quotient.wrapping_add(u64::from(rest));
+        bits = ones.wrapping_add(rest_bits);
+        if rest_bits == 0 || bits > BitReader::MAX_WIDE_BITS || whole > u64::from(u32::MAX) {
+            return None;
+        }
+        gap = whole as u32;
+    }
+    if gap.wrapping_sub(1) >= room {
+        return None;
+    }
+    reader.advance(bits);
+    Some(gap)
+}
+
+/// A gap in `1..=room` as one write: the table's code, or the code built
+/// from [`code`] where it takes at most 64 bits; false, with nothing
+/// written, otherwise.
+#[inline(always)]
+fn write_gap(writer: &mut impl WideWrite, table: &GolombTable, gap: u32, room: u32) -> bool {
+    if !(1..=room).contains(&gap) {
+        return false;
+    }
+    let (word, bits) = table.encode(gap);
+    if bits != 0 {
+        return writer.put(u64::from(word), bits);
+    }
+    match code(gap.wrapping_sub(1), table.m()).word() {
+        Some((word, bits)) => writer.put(word, bits),
+        None => false,
+    }
+}
+
+/// Appends the slot at `index` and reads its object in place; false, with
+/// the slot taken back and nothing consumed, where [`read_object`] does
+/// not read it whole.
+#[inline(always)]
+fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> bool {
+    let start = reader.bits_read();
+    slots.push(Slot::at(index));
+    let read = slots
+        .last_mut()
+        .is_some_and(|slot| read_object(reader, &mut slot.object) == Reached::Whole);
+    if !read {
+        reader.seek_back(start);
+        slots.pop();
+    }
+    read
+}
+
+/// An object written whole ([`write_object`]), or nothing.
+#[inline(always)]
+fn write_slot<W: WideWrite>(writer: &mut W, slot: &Slot, select: bool) -> bool {
+    let mark = writer.mark();
+    let written = write_object(writer, &slot.object, select) == Reached::Whole;
+    if !written {
+        writer.rewind(mark);
+    }
+    written
+}
+
+/// Scene E's subset on the concrete streams.
+pub(super) struct SceneE;
+
+impl Shortcut<Slot> for SceneE {
+    #[inline(always)]
+    fn read<S: Stream>(&self, stream: &mut S, slots: &mut Vec<Slot>, progress: &mut Progress) {
+        stream.concrete(TOKEN, ReadAhead { slots, progress });
+    }
+
+    #[inline(always)]
+    fn write_present<S: Stream>(
+        &self,
+        stream: &mut S,
+        slots: &mut [Slot],
+        progress: &mut WriteProgress,
+    ) {
+        stream.concrete(TOKEN, WritePresent { slots, progress });
+    }
+
+    #[inline(always)]
+    fn write_run<S: Stream>(
+        &self,
+        stream: &mut S,
+        slots: &mut [Slot],
+        next: &mut usize,
+        coded: u32,
+    ) {
+        stream.concrete(TOKEN, WriteRun { slots, next, coded });
+    }
+}
+
+/// Scene E's gaps and objects read ahead ([`read_ahead`]).
+struct ReadAhead<'p> {
+    slots: &'p mut Vec<Slot>,
+    progress: &'p mut Progress,
+}
+
+impl HotPath for ReadAhead<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn read(self, stream: &mut ReadStream<'_>) {
+        if self.progress.present {
+            read_ahead::<true>(stream.reader(), self.slots, self.progress);
+        } else {
+            read_ahead::<false>(stream.reader(), self.slots, self.progress);
+        }
+    }
+
+    #[inline(always)]
+    fn write(self, _: &mut WriteStream<'_>) {}
+}
+
+/// Scene E's present set written ahead: each gap and its object, as far
+/// as [`write_gap`] and [`write_object`] go.
+struct WritePresent<'p> {
+    slots: &'p [Slot],
+    progress: &'p mut WriteProgress,
+}
+
+impl HotPath for WritePresent<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn read(self, _: &mut ReadStream<'_>) {}
+
+    #[inline(always)]
+    fn write(self, stream: &mut WriteStream<'_>) {
+        let Some(mut writer) = stream.writer().storing() else {
+            return;
+        };
+        let WriteProgress {
+            table,
+            size,
+            mut written,
+            mut next,
+        } = *self.progress;
+        for slot in self.slots.get(written..).unwrap_or_default() {
+            let mark = writer.state();
+            let gap = slot.index().wrapping_sub(next).wrapping_add(1);
+            let room = size.wrapping_sub(next).saturating_add(1);
+            if !(write_gap(&mut writer, table, gap, room) && write_slot(&mut writer, slot, true)) {
+                writer.rewind(mark);
+                break;
+            }
+            next = slot.index().wrapping_add(1);
+            written = written.wrapping_add(1);
+        }
+        self.progress.written = written;
+        self.progress.next = next;
+        let state = writer.state();
+        stream.writer().catch_up(state);
+    }
+}
+
+/// A run of the absent set's present objects written ahead, as far as
+/// [`write_object`] goes.
+struct WriteRun<'p> {
+    slots: &'p [Slot],
+    next: &'p mut usize,
+    coded: u32,
+}
+
+impl HotPath for WriteRun<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn read(self, _: &mut ReadStream<'_>) {}
+
+    #[inline(always)]
+    fn write(self, stream: &mut WriteStream<'_>) {
+        let Some(mut writer) = stream.writer().storing() else {
+            return;
+        };
+        let mut next = *self.next;
+        while let Some(slot) = self
+            .slots
+            .get(next)
+            .filter(|slot| slot.index() < self.coded)
+        {
+            if !write_slot(&mut writer, slot, false) {
+                break;
+            }
+            next = next.saturating_add(1);
+        }
+        *self.next = next;
+        let state = writer.state();
+        stream.writer().catch_up(state);
+    }
+}
+
+/// Reads the coded set's gaps and objects (the present set where
+/// `PRESENT`, else the absent set) on a copy of `reader` that stays in
+/// registers, as far as [`read_gap`] and [`read_object`] go; then moves
+/// `reader` and `progress` past what it read. One function per set, so
+/// that neither loop tests which set it reads.
+#[inline(always)]
+fn read_ahead<const PRESENT: bool>(
+    reader: &mut BitReader<'_>,
+    slots: &mut Vec<Slot>,
+    progress: &mut Progress,
+) {
+    let mut ahead = reader.clone();
+    let mut at = *progress;
+    let table = at.table;
+    // A unary code (m = 1) is counted faster than looked up.
+    let zero = (table.m() == 1).then(|| table.decode(0));
+    loop {
+        if !PRESENT {
+            if let Some((index, coded)) = at.run {
+                if index < coded {
+                    if !read_slot(&mut ahead, slots, index) {
+                        break;
+                    }
+                    at.run = Some((index.wrapping_add(1), coded));
+                    continue;
+                }
+                at.run = None;
+                at.finish(coded);
+                if at.done {
+                    break;
+                }
+                continue;
+            }
+        }
+        let mark = ahead.bits_read();
+        let Some(gap) = read_gap(&mut ahead, table, zero, at.room()) else {
+            break;
+        };
+        // The gap is in 1..=room, so `coded` is in start..=size.
+        let coded = at.start.wrapping_add(gap).wrapping_sub(1);
+        if PRESENT {
+            if coded != at.size && !read_slot(&mut ahead, slots, coded) {
+                ahead.seek_back(mark);
+                break;
+            }
+            at.finish(coded);
+            if at.done {
+                break;
+            }
+        } else {
+            at.run = Some((at.start, coded));
+        }
+    }
+    reader.seek_forward(ahead.bits_read());
+    *progress = at;
+}
