@@ -1,6 +1,7 @@
 //! The campaign: every target times every class, tallied, with failing
 //! cases shrunk and written to the crash corpus.
 
+pub use crate::digest::{fingerprint, fnv1a};
 use crate::mutate::{self, Case, Class, Owed};
 use crate::oracle::{assess, judge, Outcome};
 use crate::shrink::shrink_within;
@@ -159,21 +160,6 @@ impl Report {
     pub fn passed(&self) -> bool {
         self.rows.iter().all(|(_, _, t)| t.clean())
     }
-}
-
-/// A stable name for an input: FNV-1a, 64 bits.
-#[must_use]
-pub fn fingerprint(bytes: &[u8]) -> String {
-    format!("{:016x}", fnv1a(bytes))
-}
-
-/// FNV-1a, 64 bits: the hash behind [`fingerprint`], and what a flooded
-/// server acknowledges a datagram with.
-#[must_use]
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 fn same_failure(a: &Outcome, b: &Outcome) -> bool {

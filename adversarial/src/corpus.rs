@@ -8,7 +8,8 @@
 //! fails `cargo test` until they are regenerated on purpose
 //! (`seed-corpus --update-golden`) and the diff is reviewed.
 
-use crate::replay::{files_under, target_for_path};
+use crate::files::{files_under, target_for_path};
+pub use crate::files::{is_golden, GOLDEN_SUFFIX};
 use crate::report;
 use crate::target::Target;
 use arbitrary::Unstructured;
@@ -16,10 +17,6 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// The end of a golden file's name: `corpus/packets/seed-000.bin` has
-/// `corpus/golden/packets/seed-000.bin.golden.json`.
-pub const GOLDEN_SUFFIX: &str = ".golden.json";
 
 /// The directory of the golden files, under the corpus root. They live in
 /// a tree of their own that mirrors the corpus, so that a fuzzer reading a
@@ -34,14 +31,6 @@ pub fn golden_path(root: &Path, file: &Path) -> PathBuf {
     let mut path = root.join(GOLDEN_DIR).join(relative).into_os_string();
     path.push(GOLDEN_SUFFIX);
     PathBuf::from(path)
-}
-
-/// Whether `path` is a golden file (never an input).
-#[must_use]
-pub fn is_golden(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.ends_with(GOLDEN_SUFFIX))
 }
 
 /// What `decode --json` says of `bytes` read by `target`, without the

@@ -102,7 +102,8 @@ impl Target for BrokenSceneD {
             strategy: Strategy::D,
             scene: Scene::arbitrary(u)?,
         };
-        crate::protocol::packet_sample(&mut packet).map_err(|_| arbitrary::Error::IncorrectFormat)
+        crate::target::protocol::packet_sample(&mut packet)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {

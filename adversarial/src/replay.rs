@@ -1,9 +1,9 @@
 //! Replaying stored inputs: the corpus, regressions, anything on disk.
 
+pub use crate::files::{files_under, target_for_path};
 use crate::oracle::{decode_guarded, Observation};
 use crate::target::{Refusal, Target, Verdict};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// What a stored input got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,40 +133,4 @@ fn verdict_replayed(bytes: &[u8], verdict: Result<Verdict, String>) -> Replayed 
             reencoded: Err(why),
         }) => Replayed::NonCanonical(format!("does not re-encode: {why}")),
     }
-}
-
-/// The target among `targets` a stored file belongs to: the nearest
-/// enclosing directory named after one (`corpus/scenes/x.bin`,
-/// `corpus/crashes/save/y`).
-#[must_use]
-pub fn target_for_path<'a>(path: &Path, targets: &[&'a dyn Target]) -> Option<&'a dyn Target> {
-    path.ancestors()
-        .skip(1)
-        .filter_map(|dir| dir.file_name()?.to_str())
-        .find_map(|name| targets.iter().copied().find(|t| t.name() == name))
-}
-
-/// Every file under `paths` (directories walked recursively, sorted),
-/// skipping dot-files, README files and golden files.
-#[must_use]
-pub fn files_under(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-                .unwrap_or_default();
-            entries.sort();
-            files.extend(files_under(&entries));
-        } else {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if !name.starts_with('.')
-                && !name.starts_with("README")
-                && !crate::corpus::is_golden(path)
-            {
-                files.push(path.clone());
-            }
-        }
-    }
-    files
 }

@@ -2,6 +2,7 @@
 //! verdicts, as text or JSON.
 
 use crate::campaign::{Report, Tally};
+pub use crate::digest::hex;
 use crate::field_map::{Field, FieldMap, Kind};
 use crate::oracle::Outcome;
 use crate::replay::{Replayed, Summary};
@@ -140,16 +141,6 @@ pub fn campaign_json(report: &Report) -> Value {
             "bytes": hex(&f.bytes),
         })).collect::<Vec<_>>(),
     })
-}
-
-/// Bytes as upper-case hex pairs.
-#[must_use]
-pub fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A float as JSON: the number (null when not finite) and its bit pattern.

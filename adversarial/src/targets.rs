@@ -2,7 +2,7 @@
 
 use crate::generate;
 use crate::kinds::KindsPacket;
-use crate::protocol::{self, inspect_with, record};
+use crate::target::protocol::{self, inspect_with, record};
 use crate::target::{Framing, Inspection, Sample, Target, Verdict};
 use crate::value::ValueRecorder;
 use arbitrary::Unstructured;

@@ -277,7 +277,7 @@ fn to_json(observation: &Observation) -> Value {
         Observation::Read { peak, verdict } => match verdict {
             Verdict::Accepted { reencoded } => json!({
                 "peak": peak,
-                "reencoded": reencoded.as_ref().ok().map(|b| crate::report::hex(b)),
+                "reencoded": reencoded.as_ref().ok().map(|b| crate::digest::hex(b)),
                 "encode_error": reencoded.as_ref().err(),
             }),
             Verdict::Refused(refusal) => json!({

@@ -35,10 +35,10 @@
 use ::arbitrary::unstructured::Int;
 pub use ::arbitrary::{Arbitrary, Error, Result, Unstructured};
 
-use crate::ops::compressed_float::CompressedFloat;
-use crate::ops::fixed::Fixed;
-use crate::ops::ranged::RawBits;
 use crate::protocols::scenes::SmallestThree;
+use crate::stream::ops::compressed_float::CompressedFloat;
+use crate::stream::ops::fixed::Fixed;
+use crate::stream::ops::ranged::RawBits;
 use crate::subset::{Entry, Indexed};
 
 /// The longest list, string or subset generated, whatever its declared

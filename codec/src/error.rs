@@ -110,7 +110,7 @@ impl fmt::Display for DecodeError {
             Self::CheckMismatch { at, label, found } => write!(
                 f,
                 "check \"{label}\" failed at bit {at}: read {found:#010X}, expected {:#010X}",
-                crate::ops::check::check_hash(label)
+                crate::check_hash::check_hash(label)
             ),
             Self::TooLarge { len, max } => {
                 write!(f, "packet of {len} bytes exceeds the maximum of {max}")

@@ -97,13 +97,14 @@ extern crate self as codec;
 pub mod arbitrary;
 pub mod attributes;
 pub mod bits;
+mod check_hash;
 mod error;
-pub mod ops;
 pub mod packet;
 pub mod program;
 pub mod protocols;
 pub mod role;
 pub mod stream;
+pub use stream::ops;
 pub mod subset;
 pub mod versioned;
 
@@ -117,8 +118,8 @@ pub use codec_derive::{Packet, Serialize};
 macro_rules! __when_arbitrary {
     ($($item:tt)*) => {};
 }
+pub use check_hash::check_hash;
 pub use error::{DecodeError, EncodeError};
-pub use ops::check::check_hash;
 pub use ops::compressed_float::CompressedFloat;
 pub use ops::fixed::Fixed;
 pub use ops::int::{bits_for_span, bits_required};

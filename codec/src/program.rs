@@ -7,8 +7,8 @@
 //! operation. To read, build the program with the declarations you expect and
 //! any values (see [`Field::blank`]); a successful read replaces the values.
 
-use crate::ops::compressed_float::CompressedFloat;
-use crate::ops::fixed::Fixed;
+use crate::stream::ops::compressed_float::CompressedFloat;
+use crate::stream::ops::fixed::Fixed;
 use crate::stream::{Serialize, Stream};
 
 /// One operation of the format, with its declaration and value.
@@ -64,14 +64,14 @@ pub enum Field {
         code: u32,
     },
     /// A unary count with `count * unit` below `room`
-    /// ([`crate::ops::unary::serialize_unary`]).
+    /// ([`crate::stream::ops::unary::serialize_unary`]).
     Unary {
         unit: u32,
         room: u32,
         count: u32,
     },
     /// A gap in `1..=room` as a Golomb code with parameter `m`
-    /// ([`crate::ops::golomb::serialize_golomb`]).
+    /// ([`crate::stream::ops::golomb::serialize_golomb`]).
     Golomb {
         m: u32,
         room: u32,
@@ -223,10 +223,10 @@ impl Serialize for Field {
             }
             Self::CompressedCode { format, code } => stream.serialize_compressed_code(code, format),
             Self::Unary { unit, room, count } => {
-                crate::ops::unary::serialize_unary(stream, count, *unit, *room)
+                crate::stream::ops::unary::serialize_unary(stream, count, *unit, *room)
             }
             Self::Golomb { m, room, gap } => {
-                crate::ops::golomb::serialize_golomb(stream, gap, *m, *room)
+                crate::stream::ops::golomb::serialize_golomb(stream, gap, *m, *room)
             }
             Self::Align => stream.serialize_align(),
             Self::Bytes(bytes) => stream.serialize_bytes(bytes),

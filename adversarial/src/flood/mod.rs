@@ -16,7 +16,7 @@ mod ledger;
 
 pub use ledger::{verdict_is_owed, Ledger, WrongVerdict};
 
-use crate::campaign::fnv1a;
+use crate::digest::fnv1a;
 use crate::mutate::{self, Class, Owed};
 use crate::target::Target;
 use arbitrary::Unstructured;

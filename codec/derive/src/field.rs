@@ -2,10 +2,10 @@
 //! `Option`, `Vec`, `String`) and the declared wire form applied to the
 //! innermost values.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
-use syn::{Error, Expr, GenericArgument, PathArguments, Result, Type};
+use syn::{Error, Expr, GenericArgument, Ident, PathArguments, Result, Type};
 
 use crate::attr::{FieldAttrs, Leaf};
 use crate::literal;
@@ -289,7 +289,7 @@ impl<'a> Builder<'a> {
         Ok(match leaf {
             Leaf::Range { min, max } => {
                 let literals = literal::int(min).is_some() && literal::int(max).is_some();
-                if !literals && !crate::serialize::mentions(ty, self.params) {
+                if !literals && !mentions(ty, self.params) {
                     self.checks.extend(quote_spanned! {span=>
                         let (min, max): (#ty, #ty) = (#min, #max);
                         ::core::assert!(min <= max, "empty range: min is greater than max");
@@ -300,7 +300,7 @@ impl<'a> Builder<'a> {
                 }
             }
             Leaf::Bits(bits) => {
-                if !crate::serialize::mentions(ty, self.params) {
+                if !mentions(ty, self.params) {
                     self.checks.extend(quote_spanned! {span=>
                         ::core::assert!(
                             #bits >= 1 && #bits <= <#ty as ::codec::ops::ranged::RawBits>::WIDTH,
@@ -389,4 +389,16 @@ fn fixed_format(leaf: &Leaf, span: Span) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether `ty` names one of `params`.
+pub fn mentions(ty: &Type, params: &[Ident]) -> bool {
+    fn walk(tokens: TokenStream, params: &[Ident]) -> bool {
+        tokens.into_iter().any(|token| match token {
+            TokenTree::Ident(ident) => params.contains(&ident),
+            TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    walk(ty.to_token_stream(), params)
 }

@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Error, Expr, Fields, Ident, Result, Type, WherePredicate};
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs, Marker};
-use crate::field::{Bound, Builder};
+use crate::field::{mentions, Bound, Builder};
 
 /// A versioned struct's bounds.
 struct Versions {
@@ -298,18 +298,6 @@ fn replace_self(tokens: TokenStream) -> TokenStream {
             other => other,
         })
         .collect()
-}
-
-/// Whether `ty` names one of `params`.
-pub fn mentions(ty: &Type, params: &[Ident]) -> bool {
-    fn walk(tokens: TokenStream, params: &[Ident]) -> bool {
-        tokens.into_iter().any(|token| match token {
-            TokenTree::Ident(ident) => params.contains(&ident),
-            TokenTree::Group(group) => walk(group.stream(), params),
-            _ => false,
-        })
-    }
-    walk(ty.to_token_stream(), params)
 }
 
 fn where_clause(input: &DeriveInput, body: &Body) -> Result<Option<syn::WhereClause>> {

@@ -7,6 +7,7 @@
 
 mod concrete;
 mod measure;
+pub mod ops;
 mod plain;
 mod read;
 mod write;
@@ -19,16 +20,15 @@ pub use read::ReadStream;
 pub use write::WriteStream;
 
 use crate::error::DecodeError;
-use crate::ops;
-use crate::ops::compressed_float::CompressedFloat;
-use crate::ops::fixed::Fixed;
 use crate::role::Role;
+use ops::compressed_float::CompressedFloat;
+use ops::fixed::Fixed;
 
 /// A stream that a [`Serialize`] type is written to, read from or measured by.
 ///
 /// Implementors supply a handful of primitives; every operation of the format
 /// is a provided method written once against those primitives (in
-/// [`crate::ops`]), so the three streams share every rule.
+/// [`ops`]), so the three streams share every rule.
 ///
 /// Reading streams set a value only when its read succeeds: a refused read
 /// leaves its destination as it was.

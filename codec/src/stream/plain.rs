@@ -46,6 +46,8 @@ impl<T: Serialize, const N: usize> Serialize for [T; N] {
 impl<T: Serialize + Default> Serialize for Option<T> {
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        crate::ops::list::serialize_option(stream, self, |stream, inner| inner.serialize(stream))
+        crate::stream::ops::list::serialize_option(stream, self, |stream, inner| {
+            inner.serialize(stream)
+        })
     }
 }

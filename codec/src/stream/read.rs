@@ -104,7 +104,7 @@ impl Stream for ReadStream<'_> {
                 return Ok(());
             }
         }
-        crate::ops::wide::serialize_u64(self, value, bits)
+        crate::stream::ops::wide::serialize_u64(self, value, bits)
     }
 
     #[inline(always)]
@@ -135,7 +135,7 @@ impl Stream for ReadStream<'_> {
         let at = self.reader.bits_read();
         let read = self.reader.read_aligned_bytes(len);
         let payload = self.sticky(read)?;
-        let checked = crate::ops::string::checked_str(payload, at);
+        let checked = crate::stream::ops::string::checked_str(payload, at);
         let text = self.sticky(checked)?;
         value.clear();
         value.push_str(text);

@@ -1,7 +1,7 @@
 //! Golomb code lengths counted without a division: what scene E's sender
 //! does for every gap and every candidate parameter when it picks one.
 
-use crate::ops::int::bits_for_span;
+use crate::stream::ops::int::bits_for_span;
 
 /// The largest value counted by a multiply and a shift.
 pub(super) const MAX_FAST_VALUE: u32 = 1024;

@@ -48,7 +48,7 @@ fn read_index<S: Stream>(stream: &mut S, previous: Option<u32>, max: u32) -> Res
     stream.field_role(Role::Index);
     let at = stream.bit_offset();
     let mut index = 0u32;
-    crate::ops::ranged::Ranged::serialize_ranged(stream, &mut index, 0, max)?;
+    crate::stream::ops::ranged::Ranged::serialize_ranged(stream, &mut index, 0, max)?;
     if previous.is_some_and(|p| index <= p) {
         return Err(stream.refuse(DecodeError::NotIncreasing { at }));
     }
@@ -70,12 +70,17 @@ pub fn counted<S: Stream, T: Indexed>(
     let mut count = u32::try_from(items.len()).unwrap_or(u32::MAX);
     stream.field_name("count");
     stream.field_role(Role::Count);
-    crate::ops::ranged::Ranged::serialize_ranged(stream, &mut count, 0, size)?;
+    crate::stream::ops::ranged::Ranged::serialize_ranged(stream, &mut count, 0, size)?;
     if S::IS_WRITING {
         for item in items.iter_mut() {
             stream.field_name("index");
             stream.field_role(Role::Index);
-            crate::ops::ranged::Ranged::serialize_ranged(stream, &mut item.index(), 0, last)?;
+            crate::stream::ops::ranged::Ranged::serialize_ranged(
+                stream,
+                &mut item.index(),
+                0,
+                last,
+            )?;
             payload(stream, item)?;
         }
         return Ok(());
@@ -103,12 +108,22 @@ pub fn sentinel<S: Stream, T: Indexed>(
         for item in items.iter_mut() {
             stream.field_name("index");
             stream.field_role(Role::Index);
-            crate::ops::ranged::Ranged::serialize_ranged(stream, &mut item.index(), 0, size)?;
+            crate::stream::ops::ranged::Ranged::serialize_ranged(
+                stream,
+                &mut item.index(),
+                0,
+                size,
+            )?;
             payload(stream, item)?;
         }
         stream.field_name("sentinel");
         stream.field_role(Role::Sentinel);
-        return crate::ops::ranged::Ranged::serialize_ranged(stream, &mut size.clone(), 0, size);
+        return crate::stream::ops::ranged::Ranged::serialize_ranged(
+            stream,
+            &mut size.clone(),
+            0,
+            size,
+        );
     }
     let mut read = read_vec(stream, size);
     let mut previous = None;

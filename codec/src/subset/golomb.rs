@@ -35,9 +35,9 @@ use super::code_length::{CodeLength, Rows, Totals, MAX_EXACT_PARAMETER};
 use super::gap_counts;
 use super::{broken_rule, check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
-use crate::ops::golomb::{serialize_golomb, GolombTable};
-use crate::ops::int::bits_for_span;
 use crate::role::Role;
+use crate::stream::ops::golomb::{serialize_golomb, GolombTable};
+use crate::stream::ops::int::bits_for_span;
 use crate::stream::Stream;
 
 /// Which indices a scene E packet codes as gaps.

@@ -32,10 +32,12 @@ fn serialize_difference<S: Stream>(
         let mut fits = (lo..=hi).contains(difference);
         stream.serialize_bool(&mut fits)?;
         if fits {
-            return crate::ops::ranged::Ranged::serialize_ranged(stream, difference, lo, hi);
+            return crate::stream::ops::ranged::Ranged::serialize_ranged(
+                stream, difference, lo, hi,
+            );
         }
     }
-    crate::ops::ranged::Ranged::serialize_ranged(stream, difference, LAST_TIER_MIN, last)
+    crate::stream::ops::ranged::Ranged::serialize_ranged(stream, difference, LAST_TIER_MIN, last)
 }
 
 /// Relative indices ended by the sentinel `size`: from `previous = -1`, the

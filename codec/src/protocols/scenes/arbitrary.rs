@@ -4,7 +4,7 @@
 use super::{Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_OBJECTS};
 use super::{ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 use crate::arbitrary::{self, Arbitrary, ArbitraryIndexed, Result, Unstructured};
-use crate::ops::compressed_float::CompressedFloat;
+use crate::stream::ops::compressed_float::CompressedFloat;
 
 fn codes(u: &mut Unstructured<'_>, format: &CompressedFloat) -> Result<[u32; 3]> {
     arbitrary::array(u, |u| arbitrary::ranged(u, 0, format.max_integer_value()))

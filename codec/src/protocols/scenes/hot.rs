@@ -17,7 +17,7 @@ use super::object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 use super::quaternion::SmallestThree;
 use super::Slot;
 use crate::bits::{BitReader, WideWrite};
-use crate::ops::golomb::{code, GolombTable};
+use crate::stream::ops::golomb::{code, GolombTable};
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 use crate::subset::golomb::{Progress, Shortcut, WriteProgress};
 use crate::subset::Indexed;

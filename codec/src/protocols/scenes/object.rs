@@ -2,7 +2,7 @@
 //! orientation and, unless at rest, its velocities.
 
 use super::quaternion::{SmallestThree, COMPONENT_BITS};
-use crate::ops::compressed_float::CompressedFloat;
+use crate::stream::ops::compressed_float::CompressedFloat;
 use crate::stream::{Serialize, Stream};
 
 /// Position: `[-1000, 1000]` at 0.001, 21 bits per axis.

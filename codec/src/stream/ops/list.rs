@@ -8,7 +8,7 @@
 //! bits left before its buffer is allocated.
 
 use crate::error::DecodeError;
-use crate::ops::ranged::Ranged;
+use crate::stream::ops::ranged::Ranged;
 use crate::stream::Stream;
 
 /// The name every count carries in field maps, with the role

@@ -9,7 +9,7 @@
 //! `i32 in [-10, 10]` write the same bits.
 
 use crate::error::DecodeError;
-use crate::ops::wide;
+use crate::stream::ops::wide;
 use crate::stream::Stream;
 
 /// An integer type that can travel as a ranged integer.

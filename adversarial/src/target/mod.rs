@@ -7,7 +7,9 @@
 //! bytes and bit flips. `docs/HARNESS.md` shows how to plug one in, with
 //! [`crate::plain::PlainCodec`] doing most of the work.
 
-pub use crate::protocol::{message, packet, save, MessageTarget, PacketTarget};
+pub mod protocol;
+
+pub use protocol::{message, packet, save, MessageTarget, PacketTarget};
 
 use crate::field_map::FieldMap;
 use arbitrary::Unstructured;
