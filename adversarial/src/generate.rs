@@ -214,19 +214,7 @@ fn any_field(u: &mut Unstructured<'_>) -> Result<Field> {
         }
         4 => {
             let (a, b): (i128, i128) = u.arbitrary()?;
-            let (min, max) = (a.min(b), a.max(b));
-            let span = (max as u128).wrapping_sub(min as u128);
-            let pick: u128 = u.arbitrary()?;
-            let offset = if span == u128::MAX {
-                pick
-            } else {
-                pick % (span + 1)
-            };
-            Field::Int128 {
-                min,
-                max,
-                value: (min as u128).wrapping_add(offset) as i128,
-            }
+            Field::int128_between(a, b, u.arbitrary()?)
         }
         5 => Field::Uint128(u.arbitrary()?),
         6 => Field::Float {

@@ -5,19 +5,15 @@
 use adversarial::target::Target;
 use adversarial::targets;
 use arbitrary::Unstructured;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-/// Entropy for sample `i`: a xorshift stream, so samples differ in shape.
+/// Entropy for sample `i`, so samples differ in shape.
 fn entropy(i: u64, len: usize) -> Vec<u8> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect()
+    let mut bytes = vec![0; len];
+    ChaCha8Rng::seed_from_u64(i).fill_bytes(&mut bytes);
+    bytes
 }
 
 /// The value of `bytes` as `decode --json` prints it, printed and parsed.

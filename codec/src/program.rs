@@ -102,6 +102,25 @@ pub enum Field {
 }
 
 impl Field {
+    /// An `int128` over the range between `a` and `b`, whichever is
+    /// lower, holding the value `pick` lands on: how generators draw a
+    /// value in any range, the whole of `i128` included.
+    #[must_use]
+    pub const fn int128_between(a: i128, b: i128, pick: u128) -> Self {
+        let (min, max) = if a <= b { (a, b) } else { (b, a) };
+        let span = (max as u128).wrapping_sub(min as u128);
+        let offset = match pick.checked_rem(span.wrapping_add(1)) {
+            Some(offset) => offset,
+            // The whole range: every pick is in it.
+            None => pick,
+        };
+        Self::Int128 {
+            min,
+            max,
+            value: (min as u128).wrapping_add(offset) as i128,
+        }
+    }
+
     /// The same declaration with the value a reader starts from: zero,
     /// empty, or the range's minimum.
     #[must_use]

@@ -6,6 +6,7 @@
 //! field's declared name.
 
 mod named;
+mod one_by_one;
 
 use codec::arbitrary::{self, Arbitrary, Unstructured};
 use codec::protocols::scenes::SmallestThree;

@@ -25,6 +25,8 @@ use codec::{CompressedFloat, EncodeError, Packet, Serialize, Stream, WriteStream
 use one_by_one::{OneByOne, WriteOneByOne};
 use outcome::{outcome, stream, Outcome};
 use proptest::prelude::*;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 mod one_by_one;
 mod outcome;
@@ -292,14 +294,9 @@ fn slots() -> impl Strategy<Value = Vec<Slot>> {
         prop::option::weighted(0.05, (any::<u16>(), any::<u16>())),
     )
         .prop_map(|(density, seed, object, broken)| {
-            let mut state = seed | 1;
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut slots: Vec<Slot> = (0..MAX_OBJECTS as u16)
-                .filter(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (state % 100) < u64::from(density)
-                })
+                .filter(|_| rng.next_u64() % 100 < u64::from(density))
                 .map(|index| Slot { index, object })
                 .collect();
             // Every object differs, most of them valid and some at rest.

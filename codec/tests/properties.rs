@@ -37,20 +37,8 @@ fn int64_field() -> impl Strategy<Value = Field> {
 }
 
 fn int128_field() -> impl Strategy<Value = Field> {
-    (any::<i128>(), any::<i128>(), any::<u128>()).prop_map(|(a, b, pick)| {
-        let (min, max) = sorted(a, b);
-        let span = (max as u128).wrapping_sub(min as u128);
-        let offset = if span == u128::MAX {
-            pick
-        } else {
-            pick % (span + 1)
-        };
-        Field::Int128 {
-            min,
-            max,
-            value: (min as u128).wrapping_add(offset) as i128,
-        }
-    })
+    (any::<i128>(), any::<i128>(), any::<u128>())
+        .prop_map(|(a, b, pick)| Field::int128_between(a, b, pick))
 }
 
 /// The declarations the golden message uses, with a raw value in range.

@@ -421,6 +421,8 @@ impl WideWrite for StoringWriter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngCore, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// Any run of writes of 0 to 120 bits, after any number of pending
     /// bits, into buffers from too small to roomy: a [`StoringWriter`]
@@ -429,13 +431,8 @@ mod tests {
     /// only where its store would not fit.
     #[test]
     fn a_storing_writer_writes_what_the_bit_writer_writes() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x2545_F491_4F6C_DD1Du64);
+        let mut next = move || rng.next_u64();
         for round in 0..2000 {
             let len = (next() % 80) as usize;
             let lead = (next() % 64) as u32;

@@ -2,6 +2,7 @@
 //! where a field lies when written, and which field a refusal came from
 //! when read.
 
+use crate::one_by_one::forward_position;
 use codec::{DecodeError, Stream};
 
 pub struct Named<S> {
@@ -55,13 +56,7 @@ impl<S: Stream> Stream for Named<S> {
     const IS_READING: bool = S::IS_READING;
     type Error = S::Error;
 
-    fn bit_offset(&self) -> u64 {
-        self.inner.bit_offset()
-    }
-
-    fn bits_remaining(&self) -> u64 {
-        self.inner.bits_remaining()
-    }
+    forward_position!(inner);
 
     fn refuse(&mut self, why: DecodeError) -> S::Error {
         self.refused_in.get_or_insert(self.current);

@@ -7,17 +7,27 @@
 
 use codec::{DecodeError, EncodeError, ReadStream, Stream, WriteStream};
 
+/// Where the stream wrapped as `self.$inner` stands: the position every
+/// wrapping stream forwards.
+macro_rules! forward_position {
+    ($inner:tt) => {
+        fn bit_offset(&self) -> u64 {
+            self.$inner.bit_offset()
+        }
+
+        fn bits_remaining(&self) -> u64 {
+            self.$inner.bits_remaining()
+        }
+    };
+}
+#[allow(unused_imports)] // Not every test that shares this module uses it.
+pub(crate) use forward_position;
+
 /// The operations every stream must have, handed to the stream wrapped as
 /// `self.0`, whose error is `$error`.
 macro_rules! forward_required {
     ($error:ty) => {
-        fn bit_offset(&self) -> u64 {
-            self.0.bit_offset()
-        }
-
-        fn bits_remaining(&self) -> u64 {
-            self.0.bits_remaining()
-        }
+        forward_position!(0);
 
         fn refuse(&mut self, why: DecodeError) -> $error {
             self.0.refuse(why)

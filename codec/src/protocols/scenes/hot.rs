@@ -16,7 +16,7 @@
 use super::object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 use super::quaternion::SmallestThree;
 use super::Slot;
-use crate::bits::{BitReader, WideWrite};
+use crate::bits::{BitReader, StoringWriter, WideWrite};
 use crate::stream::ops::golomb::{code, GolombTable};
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 use crate::subset::golomb::{Progress, Shortcut, WriteProgress};
@@ -331,7 +331,8 @@ impl Shortcut<Slot> for SceneE {
         slots: &mut [Slot],
         progress: &mut WriteProgress,
     ) {
-        stream.concrete(TOKEN, WritePresent { slots, progress });
+        let what = Ahead::Present(progress);
+        stream.concrete(TOKEN, WriteAhead { slots, what });
     }
 
     #[inline(always)]
@@ -342,7 +343,8 @@ impl Shortcut<Slot> for SceneE {
         next: &mut usize,
         coded: u32,
     ) {
-        stream.concrete(TOKEN, WriteRun { slots, next, coded });
+        let what = Ahead::Run { next, coded };
+        stream.concrete(TOKEN, WriteAhead { slots, what });
     }
 }
 
@@ -368,14 +370,24 @@ impl HotPath for ReadAhead<'_> {
     fn write(self, _: &mut WriteStream<'_>) {}
 }
 
-/// Scene E's present set written ahead: each gap and its object, as far
-/// as [`write_gap`] and [`write_object`] go.
-struct WritePresent<'p> {
+/// Scene E's items written ahead on a [`StoringWriter`] kept in
+/// registers, then handed back to the stream's writer.
+struct WriteAhead<'p> {
     slots: &'p [Slot],
-    progress: &'p mut WriteProgress,
+    what: Ahead<'p>,
 }
 
-impl HotPath for WritePresent<'_> {
+/// What [`WriteAhead`] writes.
+enum Ahead<'p> {
+    /// The present set: each gap and its object, as far as [`write_gap`]
+    /// and [`write_slot`] go.
+    Present(&'p mut WriteProgress),
+    /// A run of the absent set's present objects, those from
+    /// `slots[*next]` on below `coded`, as far as [`write_slot`] goes.
+    Run { next: &'p mut usize, coded: u32 },
+}
+
+impl HotPath for WriteAhead<'_> {
     type Output = ();
 
     #[inline(always)]
@@ -386,64 +398,44 @@ impl HotPath for WritePresent<'_> {
         let Some(mut writer) = stream.writer().storing() else {
             return;
         };
-        let WriteProgress {
-            table,
-            size,
-            mut written,
-            mut next,
-        } = *self.progress;
-        for slot in self.slots.get(written..).unwrap_or_default() {
-            let mark = writer.state();
-            let gap = slot.index().wrapping_sub(next).wrapping_add(1);
-            let room = size.wrapping_sub(next).saturating_add(1);
-            if !(write_gap(&mut writer, table, gap, room) && write_slot(&mut writer, slot, true)) {
-                writer.rewind(mark);
-                break;
+        match self.what {
+            Ahead::Present(progress) => write_present(&mut writer, self.slots, progress),
+            Ahead::Run { next, coded } => {
+                while let Some(slot) = self.slots.get(*next).filter(|slot| slot.index() < coded) {
+                    if !write_slot(&mut writer, slot, false) {
+                        break;
+                    }
+                    *next = next.saturating_add(1);
+                }
             }
-            next = slot.index().wrapping_add(1);
-            written = written.wrapping_add(1);
         }
-        self.progress.written = written;
-        self.progress.next = next;
         let state = writer.state();
         stream.writer().catch_up(state);
     }
 }
 
-/// A run of the absent set's present objects written ahead, as far as
-/// [`write_object`] goes.
-struct WriteRun<'p> {
-    slots: &'p [Slot],
-    next: &'p mut usize,
-    coded: u32,
-}
-
-impl HotPath for WriteRun<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn read(self, _: &mut ReadStream<'_>) {}
-
-    #[inline(always)]
-    fn write(self, stream: &mut WriteStream<'_>) {
-        let Some(mut writer) = stream.writer().storing() else {
-            return;
-        };
-        let mut next = *self.next;
-        while let Some(slot) = self
-            .slots
-            .get(next)
-            .filter(|slot| slot.index() < self.coded)
-        {
-            if !write_slot(&mut writer, slot, false) {
-                break;
-            }
-            next = next.saturating_add(1);
+/// The present set's gaps and objects from `progress` on.
+#[inline(always)]
+fn write_present(writer: &mut StoringWriter<'_>, slots: &[Slot], progress: &mut WriteProgress) {
+    let WriteProgress {
+        table,
+        size,
+        mut written,
+        mut next,
+    } = *progress;
+    for slot in slots.get(written..).unwrap_or_default() {
+        let mark = writer.state();
+        let gap = slot.index().wrapping_sub(next).wrapping_add(1);
+        let room = size.wrapping_sub(next).saturating_add(1);
+        if !(write_gap(writer, table, gap, room) && write_slot(writer, slot, true)) {
+            writer.rewind(mark);
+            break;
         }
-        *self.next = next;
-        let state = writer.state();
-        stream.writer().catch_up(state);
+        next = slot.index().wrapping_add(1);
+        written = written.wrapping_add(1);
     }
+    progress.written = written;
+    progress.next = next;
 }
 
 /// Reads the coded set's gaps and objects (the present set where
