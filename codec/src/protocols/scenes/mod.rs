@@ -88,10 +88,19 @@ impl Indexed for Slot {
     fn serialize_value<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         match hot::object(stream, &mut self.object) {
             hot::Reached::Whole => Ok(()),
-            hot::Reached::Head => self.object.serialize_velocities(stream),
+            hot::Reached::Head => velocities(&mut self.object, stream),
             hot::Reached::Nothing => self.object.serialize(stream),
         }
     }
+}
+
+/// The velocities the hot path left: seldom (near the end of the input,
+/// or where they are refused), so kept out of the subsets' loops, where
+/// inlined they cost the loop registers.
+#[cold]
+#[inline(never)]
+fn velocities<S: Stream>(object: &mut Object, stream: &mut S) -> Result<(), S::Error> {
+    object.serialize_velocities(stream)
 }
 
 /// How a scene packet of protocol "scenes" says which indices are present.
