@@ -3,8 +3,8 @@
 # each target's corpus (<package>/fuzz/corpus/<target>, as fuzz/ten_minutes.sh
 # leaves it, plus the committed seeds) in a coverage build, then llvm-cov
 # summarizes the codec's lines and regions reached, per target and merged
-# over all targets, and lists every line of the read path (bits, stream,
-# ops, packet, protocols) that no target reaches.
+# over all targets, and lists every line of the read path (bits, stream
+# and its ops, packet, protocols) that no target reaches.
 #
 #   bash fuzz/coverage.sh            # every target
 #   bash fuzz/coverage.sh read_save  # some

@@ -15,7 +15,7 @@ import re
 import sys
 
 # The read path: what turns untrusted bytes into values.
-READ_PATH = ("bits.rs", "stream/", "ops/", "packet.rs", "protocols/")
+READ_PATH = ("bits/", "stream/", "packet.rs", "protocols/")
 
 
 def codec_relative(root, path):

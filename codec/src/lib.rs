@@ -73,8 +73,16 @@
 //!
 //! # Layout
 //!
-//! [`bits`] is the only code that touches bytes; [`stream`] holds the three
-//! streams; [`ops`] holds each operation of the format, written once.
+//! [`bits`] is the only code that touches bytes, and its reader
+//! (`bits/read.rs`) is the only code that reads the wire; [`stream`] holds
+//! the [`Stream`] trait and the three streams; [`ops`] holds each operation
+//! of the format, written once against [`Stream`]. A generic `serialize` is
+//! the specification. A protocol may add a hot path beside it: reached
+//! through `Stream::concrete` (sealed: only the codec calls it), it runs
+//! only on [`ReadStream`] and [`WriteStream`] and hands back to the
+//! generic code where it stops; scene
+//! E's is `protocols/scenes/hot.rs`, and `codec/tests/hot_paths.rs` holds
+//! every hot path equal to the generic code on any input.
 
 #![forbid(unsafe_code)]
 #![cfg_attr(

@@ -1,6 +1,6 @@
 //! The only code in the crate that touches bytes: [`BitReader`] reads the
-//! untrusted input ([`read`], the trust boundary, on its own), and
-//! [`BitWriter`] writes a caller's buffer ([`write`]).
+//! untrusted input (`bits/read.rs`, the trust boundary, on its own), and
+//! [`BitWriter`] writes a caller's buffer (`bits/write.rs`).
 //!
 //! Bits are packed least-significant-bit first, in little-endian words: the
 //! articles' design, whose bytes this matches. Neither side ever indexes a

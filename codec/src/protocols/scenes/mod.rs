@@ -81,7 +81,7 @@ impl Indexed for Slot {
     /// An object at rest: three positions, the quaternion, the flag.
     const MIN_VALUE_BITS: u32 = Object::AT_REST_BITS;
 
-    /// On the concrete streams, the object's hot path ([`hot`]); on
+    /// On the concrete streams, the object's hot path (`hot.rs`); on
     /// every other stream, and where that stops, its `serialize`. Always
     /// inlined, so that a subset's loop keeps the stream in registers.
     #[inline(always)]

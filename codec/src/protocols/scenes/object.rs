@@ -94,7 +94,7 @@ impl Serialize for Object {
     /// Position, orientation, the at-rest flag, then both velocities unless
     /// at rest; a reader sets the velocities of a resting object to zero.
     /// (A scene's slot reads and writes its object on the concrete streams
-    /// in [`super::hot`], which the tests hold equal to this.)
+    /// in `hot.rs`, which the tests hold equal to this.)
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         stream.field_name("position");
