@@ -241,16 +241,6 @@ pub(crate) trait WideWrite {
     /// holding no higher bit) when they fit; false, having written
     /// nothing, when they do not.
     fn put_wide(&mut self, value: u128, bits: u32) -> bool;
-
-    /// Where the writer stands, to go back to.
-    type Mark: Copy;
-
-    /// Where the writer stands.
-    fn mark(&self) -> Self::Mark;
-
-    /// Goes back to `mark`, one this writer stood at before: what it wrote
-    /// since is written over by what comes next, or left past the end.
-    fn rewind(&mut self, mark: Self::Mark);
 }
 
 impl WideWrite for BitWriter<'_> {
@@ -270,24 +260,6 @@ impl WideWrite for BitWriter<'_> {
         // The room holds both, so neither write is refused.
         self.write_wide(value as u64, low)
             && self.write_wide((value >> 64) as u64, bits.wrapping_sub(low))
-    }
-
-    type Mark = (u64, u32, usize, u64);
-
-    #[inline(always)]
-    fn mark(&self) -> Self::Mark {
-        (self.scratch, self.scratch_bits, self.flushed, self.left)
-    }
-
-    /// Every word stored since is stored again, or lies past the length
-    /// [`BitWriter::finish`] returns.
-    #[inline(always)]
-    fn rewind(&mut self, (scratch, scratch_bits, flushed, left): Self::Mark) {
-        debug_assert!(left >= self.left);
-        self.scratch = scratch;
-        self.scratch_bits = scratch_bits;
-        self.flushed = flushed;
-        self.left = left;
     }
 }
 
@@ -403,18 +375,6 @@ impl WideWrite for StoringWriter<'_> {
         self.pending = (word >> (whole.wrapping_mul(8) & 127)) as u64;
         self.pending_bits = total & 7;
         true
-    }
-
-    type Mark = StoringState;
-
-    #[inline(always)]
-    fn mark(&self) -> StoringState {
-        self.state()
-    }
-
-    #[inline(always)]
-    fn rewind(&mut self, mark: StoringState) {
-        StoringWriter::rewind(self, mark);
     }
 }
 

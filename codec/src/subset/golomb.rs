@@ -233,13 +233,6 @@ static GOLOMB_TABLES: [GolombTable; GOLOMB_PARAMETERS.len()] = {
     tables
 };
 
-/// The decoding table of Golomb parameter `m`, where an entry of
-/// [`GOLOMB_PARAMETERS`] has that parameter.
-#[must_use]
-pub fn golomb_table(m: u32) -> Option<&'static GolombTable> {
-    GOLOMB_TABLES.iter().find(|table| table.m() == m)
-}
-
 /// The decoding table of a parameter field value, which [`entry`]'s
 /// parameter matches (a value past the entries, which no reader passes on,
 /// gets `m = 1`'s, as in [`entry`]).
@@ -453,9 +446,8 @@ pub(crate) trait Shortcut<T> {
         let _ = (stream, items, progress);
     }
 
-    /// Writes the present set's gaps and items from `items[*written]` on,
-    /// `*next` being the previous coded index plus one, and moves both
-    /// past them.
+    /// Writes the present set's gaps and items from
+    /// `items[progress.written]` on, and moves `progress` past them.
     #[inline(always)]
     fn write_present<S: Stream>(
         &self,

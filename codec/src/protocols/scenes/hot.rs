@@ -306,8 +306,8 @@ fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> b
 
 /// An object written whole ([`write_object`]), or nothing.
 #[inline(always)]
-fn write_slot<W: WideWrite>(writer: &mut W, slot: &Slot, select: bool) -> bool {
-    let mark = writer.mark();
+fn write_slot(writer: &mut StoringWriter<'_>, slot: &Slot, select: bool) -> bool {
+    let mark = writer.state();
     let written = write_object(writer, &slot.object, select) == Reached::Whole;
     if !written {
         writer.rewind(mark);

@@ -217,8 +217,16 @@ pub fn serialize_golomb<S: Stream + ?Sized>(
     if S::IS_WRITING && !(1..=room).contains(gap) {
         return Err(stream.refuse(DecodeError::OutOfRange { at }));
     }
-    // A reader has no gap to code yet.
-    let written = code(gap.saturating_sub(1), m);
+    // A reader has no gap to code yet, and spends no division on one.
+    let written = if S::IS_WRITING {
+        code(gap.saturating_sub(1), m)
+    } else {
+        Code {
+            quotient: 0,
+            tail: 0,
+            tail_bits: 0,
+        }
+    };
     let mut quotient = written.quotient;
     super::unary::serialize_unary(stream, &mut quotient, m, room)?;
     let mut remainder = 0;
