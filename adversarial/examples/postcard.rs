@@ -102,5 +102,5 @@ fn main() {
             .join("\n")
     );
     println!();
-    print!("{}", report::campaign_table(&report));
+    print!("{}", report::campaign_table(&report, report::Listed::Above));
 }

@@ -9,9 +9,10 @@
 //! A binary (the `adversarial` command, a test file, a fuzz target) counts
 //! once it installs [`CountingAllocator`], which
 //! [`count_allocations!`](crate::count_allocations) does in one line.
-//! Without it every count reads zero; [`is_counting`] says which, and
-//! [`crate::check`] refuses to run a campaign whose allocation bound would
-//! hold trivially.
+//! Without it every count reads zero; [`is_counting`] says which, and the
+//! entry points that judge a read's allocations ([`crate::check`],
+//! [`crate::cli::main`], [`crate::fuzz`]) refuse to run, since their bound
+//! would hold trivially.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -141,13 +142,33 @@ macro_rules! count_allocations {
 }
 
 /// Whether this binary counts allocations (has installed
-/// [`CountingAllocator`]).
+/// [`CountingAllocator`]). Asked once: the allocator is the whole binary's.
 #[must_use]
 pub fn is_counting() -> bool {
-    let ((), allocated) = allocated_during(|| {
-        std::hint::black_box(vec![0u8; 64]);
-    });
-    allocated.bytes > 0
+    static COUNTING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COUNTING.get_or_init(|| {
+        let ((), allocated) = allocated_during(|| {
+            std::hint::black_box(vec![0u8; 64]);
+        });
+        allocated.bytes > 0
+    })
+}
+
+/// Why `entry` refuses to run in a binary that does not count allocations.
+#[must_use]
+pub fn not_counting(entry: &str) -> String {
+    format!(
+        "{entry} judges what each read allocates, and this binary does not count \
+         allocations, so that bound would hold trivially: add \
+         `adversarial::count_allocations!();` at the top of the file with the test, \
+         the fuzz target or `main`"
+    )
+}
+
+/// Panics with [`not_counting`] unless this binary counts allocations.
+#[track_caller]
+pub(crate) fn require_counting(entry: &str) {
+    assert!(is_counting(), "{}", not_counting(entry));
 }
 
 /// Runs `f` and returns its result with the peak bytes this thread

@@ -21,10 +21,10 @@
 //! }
 //! ```
 
-use crate::alloc::is_counting;
+use crate::alloc::require_counting;
 use crate::campaign::{self, Budget, Config, Report};
 use crate::mutate::Class;
-use crate::report::{campaign_table, hex};
+use crate::report::{campaign_table, hex, Listed};
 use crate::target::Target;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -106,16 +106,13 @@ impl Campaign {
     /// what a read may allocate would hold trivially.
     #[must_use]
     pub fn report(self) -> Report {
-        assert!(
-            is_counting(),
-            "this binary does not count allocations, so the campaign's bound on what a \
-             read allocates would hold trivially: add `adversarial::count_allocations!();` \
-             at the top of the test file"
-        );
+        require_counting("adversarial::check::campaign");
         campaign::run(&self.config)
     }
 
     /// Runs it, and fails the test unless every verdict was the one owed.
+    /// When it passes it prints the table, which the test runner shows with
+    /// `cargo test -- --nocapture`: what ran, per class, and how many cases.
     ///
     /// # Panics
     ///
@@ -125,6 +122,7 @@ impl Campaign {
     pub fn run(self) -> Report {
         let report = self.report();
         assert!(report.passed(), "{}", failure_message(&report));
+        print!("{}", campaign_table(&report, Listed::Below));
         report
     }
 }
@@ -140,7 +138,7 @@ fn failure_message(report: &Report) -> String {
         "the campaign found {failed} cases without the verdict owed (seed {})\n\n",
         report.seed
     );
-    out.push_str(&campaign_table(report));
+    out.push_str(&campaign_table(report, Listed::Below));
     for failure in &report.failures {
         let _ = write!(
             out,

@@ -22,11 +22,12 @@
 
 use crate::campaign::{self, Budget, Config};
 use crate::corpus;
+use crate::files::{read_input, Stored};
 use crate::flood;
 use crate::mutate::Class;
-use crate::replay::{files_under, replay, replayed, target_for_path, Summary};
+use crate::replay::{files_under, replay, replayed, target_for_path, Replayed, Summary};
 use crate::report;
-use crate::target::{Target, Verdict};
+use crate::target::{Inspection, Target, Verdict};
 use crate::worker::{self, Isolation};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -164,16 +165,16 @@ enum Command {
 struct CampaignArgs {
     /// Wall-clock budget in seconds, shared so that every target gets the
     /// same number of samples (a scene costs more than a save).
-    #[arg(long, default_value_t = 60.0, conflicts_with = "cases")]
+    #[arg(long, default_value_t = 60.0, conflicts_with = "cases", value_parser = positive_seconds)]
     seconds: f64,
     /// Instead of a time budget, this many cases per target. The same seed
     /// and --cases give the same cases and the same table (but for cases
     /// per second) whatever --jobs is.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     cases: Option<u64>,
     /// Threads judging samples, each with its own worker processes.
     /// Default: every core.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
     jobs: Option<usize>,
     /// Seed of every random choice; the same seed gives the same cases.
     #[arg(long, default_value_t = 1)]
@@ -224,7 +225,7 @@ struct FloodArgs {
     #[arg(long)]
     control: std::net::SocketAddr,
     /// How long to send.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
     seconds: f64,
     /// Packets per second from each honest client.
     #[arg(long, default_value_t = 60)]
@@ -324,6 +325,24 @@ impl Registry {
     }
 }
 
+/// A budget in seconds: finite and above zero, or nothing would run.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Ok(_) => Err("must be a number of seconds above 0".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A count of threads: one at least, or nothing would run.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> {
     let targets = registry.take(&args.targets)?;
     let classes = if args.classes.is_empty() {
@@ -349,11 +368,11 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         crash_dir: Some(args.crash_dir),
         progress: !args.quiet,
         shrink: true,
-        jobs: args.jobs.unwrap_or_else(campaign::cores).max(1),
+        jobs: args.jobs.unwrap_or_else(campaign::cores),
     };
     let report = campaign::run(&config);
     eprint!("{}", report::failures_text(&report));
-    print!("{}", report::campaign_table(&report));
+    print!("{}", report::campaign_table(&report, report::Listed::Above));
     if let Some(path) = &args.html {
         let settings = crate::page::Settings {
             budget: match budget {
@@ -397,7 +416,7 @@ fn run_replay(
     let mut workers: Vec<(&str, worker::Worker<'_>)> = Vec::new();
     let fixed = target.map(|n| registry.named(&n)).transpose()?;
     let all = registry.all();
-    let files = files_under(paths);
+    let files = files_under(paths)?;
     if files.is_empty() {
         return Err("no input files found".into());
     }
@@ -416,10 +435,10 @@ fn run_replay(
             }
             continue;
         };
-        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let verdict = match &isolation {
-            None => replay(target, &bytes),
-            Some(isolation) => {
+        let verdict = match (read_input(&file, target)?, &isolation) {
+            (Stored::TooLarge { len, max }, _) => Replayed::Refused(Stored::too_large(len, max)),
+            (Stored::Bytes(bytes), None) => replay(target, &bytes),
+            (Stored::Bytes(bytes), Some(isolation)) => {
                 let index = match workers.iter().position(|(n, _)| *n == target.name()) {
                     Some(index) => index,
                     None => {
@@ -497,7 +516,7 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
         .map(|n| registry.named(n))
         .transpose()?;
     let all = registry.all();
-    let files = files_under(&args.files);
+    let files = files_under(&args.files)?;
     if files.is_empty() {
         return Err("no input files found".into());
     }
@@ -514,10 +533,26 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             all_accepted = false;
             continue;
         };
-        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        // A reader that panics is a wrong verdict, reported like one.
-        let inspected =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target.inspect(&bytes)));
+        let (bytes, inspected) = match read_input(file, target)? {
+            // Refused on its length, unread: nothing to map or draw.
+            Stored::TooLarge { len, max } => (
+                Vec::new(),
+                Ok(Inspection {
+                    map: crate::field_map::FieldMap::default(),
+                    failed_in: None,
+                    packet_type: None,
+                    verdict: Verdict::Refused(Stored::too_large(len, max)),
+                    shown: None,
+                }),
+            ),
+            // A reader that panics is a wrong verdict, reported like one.
+            Stored::Bytes(bytes) => {
+                let inspected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    target.inspect(&bytes)
+                }));
+                (bytes, inspected)
+            }
+        };
         let inspection = match inspected {
             Ok(inspection) => inspection,
             Err(panic) => {
@@ -568,7 +603,9 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
 
 /// Runs the command line (`std::env::args`) on `targets`, and returns the
 /// exit code: 0 when every verdict was the one owed, 1 when one was not,
-/// 2 on a usage or I/O error.
+/// 2 on a usage or I/O error. It refuses to run (exit 2, before reading
+/// the arguments) in a binary without `adversarial::count_allocations!()`,
+/// whose allocation bound would hold trivially.
 #[must_use]
 pub fn main(targets: Vec<Box<dyn Target>>) -> ExitCode {
     main_with_fixtures(targets, Vec::new())
@@ -581,6 +618,13 @@ pub fn main_with_fixtures(
     targets: Vec<Box<dyn Target>>,
     fixtures: Vec<Box<dyn Target>>,
 ) -> ExitCode {
+    if !crate::alloc::is_counting() {
+        eprintln!(
+            "error: {}",
+            crate::alloc::not_counting("adversarial::cli::main")
+        );
+        return ExitCode::from(2);
+    }
     // The oracle reports every panic it catches, with its message; the
     // default hook would also print each one to standard error.
     std::panic::set_hook(Box::new(|_| {}));

@@ -53,7 +53,7 @@ pub fn golden_document(target: &dyn Target, bytes: &[u8]) -> serde_json::Value {
 /// When a file cannot be read or written, or no target reads it.
 pub fn write_golden(dir: &Path, targets: &[&dyn Target]) -> io::Result<usize> {
     let mut written = 0;
-    for file in files_under(&[dir.to_path_buf()]) {
+    for file in files_under(&[dir.to_path_buf()]).map_err(io::Error::other)? {
         let target = target_for_path(&file, targets).ok_or_else(|| {
             io::Error::other(format!("{}: no target in its path", file.display()))
         })?;

@@ -1,8 +1,11 @@
 //! The bodies of the fuzz targets, here where they are type-checked, unit
 //! tested and runnable on stable (the bolero tests call them too). Each
 //! panics when the promise breaks: that is how a fuzzer sees a failure.
+//! Each also panics, on the first input, in a binary that does not count
+//! allocations (`adversarial::count_allocations!()`), whose allocation
+//! bound would otherwise hold trivially.
 
-use crate::alloc::peak_during;
+use crate::alloc::{peak_during, require_counting};
 use crate::generate;
 use crate::mutate::{self, Class};
 use crate::oracle::{allocation_bound, judge, Outcome};
@@ -37,6 +40,7 @@ pub fn read(target_name: &str, data: &[u8]) {
 /// fuzz_target!(|data: &[u8]| adversarial::fuzz::read_target(&my_game::target(), data));
 /// ```
 pub fn read_target(target: &dyn Target, data: &[u8]) {
+    require_counting("adversarial::fuzz::read_target");
     let ((), peak) = peak_during(|| target.read_only(data));
     let bound = allocation_bound(data.len());
     assert!(
@@ -61,6 +65,7 @@ pub fn read_target(target: &dyn Target, data: &[u8]) {
 /// A valid packet of the target chosen by the first byte, generated from
 /// the rest: it must be accepted and re-encode to its own bytes.
 pub fn roundtrip_protocols(data: &[u8]) {
+    require_counting("adversarial::fuzz::roundtrip_protocols");
     let all = built_in();
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -96,6 +101,7 @@ fn small<T>(size: u8, generate: impl FnOnce() -> T) -> T {
 /// how large it may grow): it must be accepted and re-encode to its own
 /// bytes.
 pub fn roundtrip_target(target: &dyn Target, data: &[u8]) {
+    require_counting("adversarial::fuzz::roundtrip_target");
     let Some((&size, rest)) = data.split_first() else {
         return;
     };
@@ -120,6 +126,7 @@ pub fn roundtrip_target(target: &dyn Target, data: &[u8]) {
 /// A random stream program: written, read back equal, the same bytes again,
 /// and measured at least as long as written.
 pub fn roundtrip_stream_program(data: &[u8]) {
+    require_counting("adversarial::fuzz::roundtrip_stream_program");
     let Ok(mut program) = generate::any_program(&mut Unstructured::new(data)) else {
         return;
     };
@@ -160,6 +167,7 @@ pub fn roundtrip_stream_program(data: &[u8]) {
 /// One case an execution: the first byte picks the target, the rest is as
 /// [`mutate_target`] reads it.
 pub fn mutate_protocols(data: &[u8]) {
+    require_counting("adversarial::fuzz::mutate_protocols");
     let all = built_in();
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -176,6 +184,7 @@ pub fn mutate_protocols(data: &[u8]) {
 /// owed. Only the picked case is built and judged, so an execution costs
 /// one sample and one read, not a class's hundreds.
 pub fn mutate_target(target: &dyn Target, data: &[u8]) {
+    require_counting("adversarial::fuzz::mutate_target");
     let Some((&[class, pick_low, pick_high, size], rest)) = data.split_first_chunk::<4>() else {
         return;
     };

@@ -10,9 +10,20 @@ use crate::target::{Inspection, Refusal, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// The campaign's table, one block per target.
+/// Where the failures are printed, relative to the table, for the table's
+/// last line to point at them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// Before the table (the command line prints them as they are found).
+    Above,
+    /// After the table (a failing test's message).
+    Below,
+}
+
+/// The campaign's table, one block per target, and a closing line that
+/// points at the failures, `listed` above or below it.
 #[must_use]
-pub fn campaign_table(report: &Report) -> String {
+pub fn campaign_table(report: &Report, listed: Listed) -> String {
     let mut out = String::new();
     let mut current = "";
     for (target, class, tally) in &report.rows {
@@ -61,7 +72,10 @@ pub fn campaign_table(report: &Report) -> String {
         if report.passed() {
             "every verdict as owed, no panic"
         } else {
-            "FAILURES (listed above the table)"
+            match listed {
+                Listed::Above => "FAILURES (listed above the table)",
+                Listed::Below => "FAILURES (listed below the table)",
+            }
         }
     );
     out

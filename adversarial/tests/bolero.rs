@@ -2,6 +2,8 @@
 //! stable exercises them (random inputs, about a second each); under
 //! `cargo bolero` or `cargo fuzz` the same bodies are coverage-guided.
 
+adversarial::count_allocations!();
+
 use adversarial::fuzz;
 use bolero::check;
 

@@ -95,4 +95,52 @@ fn a_reader_that_over_allocates_fails_the_campaign_with_its_input() {
     assert!(message.contains("OverAllocated"), "{message}");
     assert!(message.contains("input ("), "no input in:\n{message}");
     assert!(message.contains("hungry"), "{message}");
+    // The inputs follow the table, and its last line says so.
+    assert!(
+        message.contains("FAILURES (listed below the table)"),
+        "{message}"
+    );
+    let table_end = message.find("FAILURES (listed below").unwrap();
+    assert!(message[table_end..].contains("input ("), "{message}");
+}
+
+/// Set in the child run of [`a_passing_test_shows_what_ran_under_nocapture`].
+const CHILD: &str = "ADVERSARIAL_CHECK_PRINTS_CHILD";
+
+#[test]
+fn a_small_passing_campaign() {
+    if std::env::var_os(CHILD).is_some() {
+        check::campaign(vec![Box::new(game())]).cases(200).run();
+    }
+}
+
+#[test]
+fn a_passing_test_shows_what_ran_under_nocapture() {
+    let run = |capture: &str| {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "a_small_passing_campaign",
+                "--test-threads",
+                "1",
+                capture,
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let shown = run("--nocapture");
+    assert!(shown.contains("bad-crc "), "no table in:\n{shown}");
+    assert!(
+        shown.contains("every verdict as owed"),
+        "no summary in:\n{shown}"
+    );
+    // Captured, as a passing test's output is by default, the table stays hidden.
+    assert!(!run("--quiet").contains("bad-crc "));
 }

@@ -190,3 +190,53 @@ fn campaign_exits_0_when_every_verdict_is_owed_and_1_when_not() {
         2
     );
 }
+
+#[test]
+fn a_budget_of_zero_is_a_usage_error_not_an_empty_run() {
+    for (args, flag) in [
+        (["campaign", "--seconds", "0"], "--seconds"),
+        (["campaign", "--seconds=-1", "--quiet"], "--seconds"),
+        (["campaign", "--seconds", "NaN"], "--seconds"),
+        (["campaign", "--cases", "0"], "--cases"),
+        (["campaign", "--jobs", "0"], "--jobs"),
+    ] {
+        let output = adversarial(&args);
+        assert_eq!(code(&output), 2, "{args:?}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains(flag), "{args:?}: {said}");
+    }
+    let flood = adversarial(&[
+        "flood",
+        "--target",
+        "packets",
+        "--endpoint",
+        "127.0.0.1:9",
+        "--control",
+        "127.0.0.1:9",
+        "--seconds",
+        "0",
+    ]);
+    assert_eq!(code(&flood), 2);
+}
+
+#[test]
+fn a_missing_file_or_a_broken_link_is_an_io_error_that_names_it() {
+    let dir = scratch("missing");
+    let missing = dir.join("missing.bin");
+    let missing = missing.to_str().unwrap();
+    for command in ["decode", "inspect", "replay"] {
+        let output = adversarial(&[command, missing]);
+        assert_eq!(code(&output), 2, "{command}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("missing.bin"),
+            "{command}"
+        );
+    }
+    let linked = dir.join("packets");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::fs::copy(seed("packets"), linked.join("good.bin")).unwrap();
+    std::os::unix::fs::symlink(dir.join("nowhere.bin"), linked.join("broken.bin")).unwrap();
+    let output = adversarial(&["decode", "--target", "packets", linked.to_str().unwrap()]);
+    assert_eq!(code(&output), 2);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("broken.bin"));
+}

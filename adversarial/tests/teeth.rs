@@ -2,6 +2,8 @@
 //! on the relative index) is caught by the campaign and by the structure-
 //! aware fuzz body within seconds.
 
+adversarial::count_allocations!();
+
 use adversarial::campaign::{run, Budget, Config};
 use adversarial::fixtures::BrokenSceneD;
 use adversarial::fuzz;

@@ -41,7 +41,7 @@ fn every_lie_gets_the_verdict_it_is_owed() {
 fn the_committed_corpus_replays() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus");
     let targets = game_protocol::attack::targets();
-    let files = files_under(&[dir.into()]);
+    let files = files_under(&[dir.into()]).unwrap();
     assert!(files.len() >= 8, "corpus nearly empty: {files:?}");
     for file in files {
         let target = targets
