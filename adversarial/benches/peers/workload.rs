@@ -62,12 +62,7 @@ pub const DENSITIES: [u32; 4] = [1, 10, 50, 100];
 ///
 /// A batch must be larger than a branch predictor can learn: criterion
 /// replays it, and a predictor that has learnt where each object is at rest
-/// times a codec that no game sees. With 2048 objects it had: a scene E
-/// decode at 10 % density took 12 ns an object in 2048-object batches and
-/// 23 ns in 16384-object ones, while bitcode's took 4.2 ns in both; from
-/// 16384 to 65536 objects ours stayed at 20 ns, and bitcode's, whose
-/// batches then outgrow the 1 MiB second-level cache, rose to 6.7 ns
-/// (docs/BENCHMARKS.md, section 1). Packets A, B and C go 2048 to a batch
+/// times a codec that no game sees. Packets A, B and C go 2048 to a batch
 /// for the same reason.
 const OBJECTS_PER_BATCH: usize = 16_384;
 const MAX_BATCH: usize = 2048;

@@ -16,10 +16,10 @@ use crate::error::DecodeError;
 /// slack bytes. A read that needs more bits than remain is refused with
 /// [`DecodeError::PastEnd`].
 ///
-/// A reader that refills a 64-bit buffer was tried: it read the bitpacker
-/// loop 8 % faster, but a `serialize` compiled out of line must store its
-/// buffer, count and limit after every field, and it read the 49-byte
-/// stream packet about 30 % slower than this one.
+/// It keeps no refilled 64-bit buffer: a `serialize` compiled out of line
+/// would have to store that buffer after every field, which costs small
+/// packets more than the refills save (docs/BENCHMARKS.md, the reference's
+/// workloads).
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     /// The input, until a poisoned reader empties it: a load from it that
@@ -154,8 +154,7 @@ impl<'a> BitReader<'a> {
         // As in `read_bits`: eight bytes from the first one hold any read
         // of at most 57 bits that starts in it; within the last eight, a
         // read that fits lies in the last word. The fetch is written twice
-        // on purpose: one inline helper for both made small packets' reads
-        // slower (reference bench).
+        // on purpose: one shared helper made small packets' reads slower.
         let word = match self
             .data
             .get(byte..byte.wrapping_add(8))

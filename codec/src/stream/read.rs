@@ -69,11 +69,8 @@ impl Stream for ReadStream<'_> {
         self.reader.bits_remaining()
     }
 
-    // Inlined, not cold: built out of line, the 32-byte error was stored
-    // field by field by the caller and reloaded whole here, two
-    // store-forwarding stalls per refusal that made refusing at the last
-    // field slower than accepting (perf, the refusal benchmark's bad-check).
-    // Refusals sit behind branches that are cold already.
+    // Inlined, not cold: out of line, the error was stored field by field
+    // and reloaded whole, a stall that made refusing slower than accepting.
     #[inline(always)]
     fn refuse(&mut self, why: DecodeError) -> DecodeError {
         self.reader.poison();

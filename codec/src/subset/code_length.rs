@@ -89,10 +89,8 @@ const ROWS: usize = MAX_FAST_VALUE as usize + 1;
 /// The code length of every value up to [`MAX_FAST_VALUE`] under `N`
 /// parameters (each of at most [`MAX_EXACT_PARAMETER`]), a row of `N`
 /// lengths per value, computed by the compiler. A gap's lengths under all
-/// the parameters are then one row added to the totals, where computing
-/// them took some eight instructions a lane; with the totals kept in
-/// registers by the caller's walk, the count went from 22 % of a 10 %
-/// scene's encode to 4 % (perf, docs/BENCHMARKS.md section 1).
+/// the parameters are then one row added to the totals, kept in registers
+/// by the caller's walk, instead of a computation per lane.
 /// A length is at most `MAX_FAST_VALUE + 8`, so 63 rows add up in `u16`.
 #[derive(Debug)]
 pub(super) struct Rows<const N: usize> {

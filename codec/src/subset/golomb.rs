@@ -76,10 +76,8 @@ pub const GOLOMB_PARAMETERS: [(CodedSet, u32); 16] = [
 const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
 
 /// The fewest gaps both coded sets must have for [`best_parameter`] to
-/// count them by value: the counts' 8 KiB of tables cost about 250 ns to
-/// clear, which a set of a few dozen gaps does not earn back (scene E's
-/// encode at 1 % density took 1.6 times as long with them, at 50 % 0.64
-/// times; docs/BENCHMARKS.md, section 1).
+/// count them by value: clearing the counts' 8 KiB of tables costs more
+/// than a set of a few dozen gaps earns back.
 const BY_VALUE_FROM: usize = 256;
 
 /// The parameter that codes `items`' indices in the fewest bits (ties go
