@@ -463,6 +463,36 @@ pub(crate) trait Shortcut<T> {
     fn write_run<S: Stream>(&self, stream: &mut S, items: &mut [T], next: &mut usize, coded: u32) {
         let _ = (stream, items, next, coded);
     }
+
+    /// Writes one gap in `1..=room` with `table`'s code and returns true;
+    /// false, with nothing written, where it takes no shortcut.
+    #[inline(always)]
+    fn write_gap<S: Stream>(
+        &self,
+        stream: &mut S,
+        table: &'static GolombTable,
+        gap: u32,
+        room: u32,
+    ) -> bool {
+        let _ = (stream, table, gap, room);
+        false
+    }
+}
+
+/// A gap in `1..=room`: by `shortcut` where it takes it, else by
+/// [`serialize_golomb`], which also refuses a gap outside the room.
+#[inline(always)]
+fn write_gap<S: Stream, T>(
+    stream: &mut S,
+    shortcut: &impl Shortcut<T>,
+    table: &'static GolombTable,
+    gap: &mut u32,
+    room: u32,
+) -> Result<(), S::Error> {
+    if shortcut.write_gap(stream, table, *gap, room) {
+        return Ok(());
+    }
+    serialize_golomb(stream, gap, table.m(), room)
 }
 
 impl<T> Shortcut<T> for () {}
@@ -518,7 +548,7 @@ pub(crate) fn golomb_with_shortcut<S: Stream, T: Indexed>(
                 u32::try_from(i64::from(coded).saturating_sub(previous)).unwrap_or(u32::MAX);
             // The largest gap that stays at or below the sentinel.
             let room = u32::try_from(i64::from(size).saturating_sub(previous)).unwrap_or(u32::MAX);
-            serialize_golomb(stream, &mut gap, table.m(), room)?;
+            write_gap(stream, shortcut, table, &mut gap, room)?;
             // The items strictly between the previous coded index and
             // this one (the present set went to `write_present`).
             next = write_items_below(stream, items, next, coded, shortcut)?;
@@ -662,7 +692,7 @@ fn write_present<S: Stream, T: Indexed>(
         let room = size.wrapping_sub(progress.next).saturating_add(1);
         stream.field_name("gap");
         stream.field_role(Role::Gap);
-        serialize_golomb(stream, &mut gap, table.m(), room)?;
+        write_gap(stream, shortcut, table, &mut gap, room)?;
         payload(stream, item)?;
         progress.next = item.index().wrapping_add(1);
         progress.written = progress.written.wrapping_add(1);
@@ -671,7 +701,7 @@ fn write_present<S: Stream, T: Indexed>(
     let room = gap;
     stream.field_name("sentinel");
     stream.field_role(Role::Sentinel);
-    serialize_golomb(stream, &mut gap, table.m(), room)
+    write_gap(stream, shortcut, table, &mut gap, room)
 }
 
 /// The items from `items[next]` on whose index is below `coded` (a run of

@@ -206,9 +206,12 @@ fn write_object(writer: &mut impl WideWrite, object: &Object, select: bool) -> R
     let orientation = object.orientation;
     let [a, b, c] = orientation.codes.map(u32::from);
     let largest = u32::from(orientation.largest);
+    if !orientation.is_valid() {
+        return Reached::Nothing;
+    }
     let head = [x, y, z, largest, a, b, c, u32::from(object.at_rest)];
     let (head, head_fits) = pack(&head, HEAD_WIDTHS, HEAD_MAXES);
-    if !(head_fits && orientation.is_valid() && writer.put_wide(head, HEAD_BITS)) {
+    if !(head_fits && writer.put_wide(head, HEAD_BITS)) {
         return Reached::Nothing;
     }
     let moving = !object.at_rest;
@@ -345,6 +348,39 @@ impl Shortcut<Slot> for SceneE {
     ) {
         let what = Ahead::Run { next, coded };
         stream.concrete(TOKEN, WriteAhead { slots, what });
+    }
+
+    #[inline(always)]
+    fn write_gap<S: Stream>(
+        &self,
+        stream: &mut S,
+        table: &'static GolombTable,
+        gap: u32,
+        room: u32,
+    ) -> bool {
+        let path = GapPath { table, gap, room };
+        stream.concrete(TOKEN, path).unwrap_or(false)
+    }
+}
+
+/// One gap of scene E's coded set, written as one code ([`write_gap`]).
+struct GapPath {
+    table: &'static GolombTable,
+    gap: u32,
+    room: u32,
+}
+
+impl HotPath for GapPath {
+    type Output = bool;
+
+    #[inline(always)]
+    fn read(self, _: &mut ReadStream<'_>) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn write(self, stream: &mut WriteStream<'_>) -> bool {
+        write_gap(stream.writer(), self.table, self.gap, self.room)
     }
 }
 
