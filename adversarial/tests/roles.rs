@@ -69,3 +69,45 @@ fn a_derived_type_gives_each_field_its_role() {
     let wind = map.named("wind").next().expect("wind is mapped");
     assert_eq!(wind.role, Role::Value);
 }
+
+#[derive(Debug, Default, Serialize)]
+enum Event {
+    #[default]
+    Quiet,
+    Hit {
+        #[serialize(range = 0..=63)]
+        id: u8,
+    },
+    Moved(#[serialize(range = 0..=1000)] u16),
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Log {
+    #[serialize(max_len = 8)]
+    events: Vec<Event>,
+}
+
+#[test]
+fn every_element_tag_of_a_list_of_enums_goes_by_the_list_name() {
+    let mut log = Log {
+        events: vec![
+            Event::Hit { id: 3 },
+            Event::Moved(700),
+            Event::Quiet,
+            Event::Hit { id: 9 },
+        ],
+    };
+    let mut buf = [0u8; 64];
+    let mut stream = RecordingStream::new(WriteStream::new(&mut buf));
+    log.serialize(&mut stream).unwrap();
+    let (_, map) = stream.finish();
+    let names: Vec<&str> = map.fields.iter().map(|f| f.name).collect();
+    // The count, then per element its tag and its fields (a tuple
+    // variant's field goes by its position). The second tag used to go by
+    // `id`, the first element's last field.
+    assert_eq!(
+        names,
+        ["count", "events", "id", "events", "0", "events", "events", "id"],
+        "{map:#?}"
+    );
+}

@@ -49,8 +49,11 @@ pub fn serialize_list<S: Stream + ?Sized, T: Default>(
     let count = serialize_count(stream, items.len(), max)?;
     stream.field_name(name);
     // Each element is a part of the value named `name`, for the streams
-    // that show its shape.
+    // that show its shape; named again for each, so that what an element
+    // reads before naming a field of its own (an enum's tag) goes by the
+    // list's name, not by the previous element's last field.
     let mut one = |stream: &mut S, item: &mut T| {
+        stream.field_name(name);
         stream.enter(name);
         element(stream, item)?;
         stream.leave();
