@@ -18,8 +18,7 @@ use crate::error::DecodeError;
 ///
 /// It keeps no refilled 64-bit buffer: a `serialize` compiled out of line
 /// would have to store that buffer after every field, which costs small
-/// packets more than the refills save (docs/BENCHMARKS.md, the reference's
-/// workloads).
+/// packets more than the refills save.
 #[derive(Clone, Debug)]
 pub struct BitReader<'a> {
     /// The input, until a poisoned reader empties it: a load from it that

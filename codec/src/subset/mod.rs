@@ -107,9 +107,8 @@ fn check_items<S: Stream, T: Indexed>(
 
 /// The vector a reader reads a subset of `size` slots into: with room for
 /// as many items as the stream's bits left can hold, at
-/// [`Indexed::MIN_VALUE_BITS`] each, and never more than `size`. Growing
-/// one from empty took 3 to 9 allocations a scene and a copy of each
-/// (docs/BENCHMARKS.md, section 1). The room is bounded by the input's
+/// [`Indexed::MIN_VALUE_BITS`] each, and never more than `size`, so a
+/// scene allocates once instead of growing. The room is bounded by the input's
 /// length, so a short packet never makes a reader allocate much.
 fn read_vec<S: Stream, T: Indexed>(stream: &S, size: u32) -> Vec<T> {
     let room = stream
@@ -120,8 +119,7 @@ fn read_vec<S: Stream, T: Indexed>(stream: &S, size: u32) -> Vec<T> {
 }
 
 /// Reads one item and appends it at `index`, in place: building it on the
-/// stack and moving it in cost a quarter of a scene's decode in
-/// store-forwarding stalls (perf annotate, docs/BENCHMARKS.md). On a
+/// stack and moving it in stalls on store forwarding. On a
 /// refusal the item stays half read; every caller then drops the vector.
 /// Always inlined, with [`payload`] and the item's `serialize_value`, so
 /// that the reader's state stays in registers from item to item.
