@@ -399,7 +399,8 @@ impl Merged {
 /// Work is handed out one sample at a time, round-robin over the targets:
 /// sample `i` of target `t` is item `i * targets + t`, so every target gets
 /// the same number of samples whatever its cost, and each job takes the
-/// next item. Each sample has its own random stream ([`sample_rng`]), and
+/// next item. Each sample has its own random stream (a ChaCha8 stream from
+/// the seed, the target and the index), and
 /// the results of each target are merged in sample order, cut at the first
 /// sample that meets a case budget: with `Budget::Cases`, the same seed
 /// gives the same cases and the same table for any number of jobs. Failing

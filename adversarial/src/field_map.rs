@@ -19,9 +19,17 @@ pub enum Kind {
     /// A bool.
     Bool,
     /// A ranged integer sent as an offset in `[0, span]` above `min`.
-    Ranged { min: i64, span: u32 },
+    Ranged {
+        /// The range's minimum, which offset 0 stands for.
+        min: i64,
+        /// The largest offset the range allows.
+        span: u32,
+    },
     /// A compressed float's code in `[0, max_code]`.
-    Compressed { format: CompressedFloat },
+    Compressed {
+        /// The float's declaration: range, resolution, code width.
+        format: CompressedFloat,
+    },
     /// A 32-bit IEEE float.
     Float,
     /// One 32-bit group of a 64-bit IEEE float (low group first).
@@ -33,19 +41,33 @@ pub enum Kind {
     /// some values of its width lie above the range: a value above `max`
     /// here puts the whole offset out of range, which a reader refuses at
     /// `from`, the integer's first bit.
-    WideTop { max: u32, from: u64 },
+    WideTop {
+        /// The largest value this group may hold.
+        max: u32,
+        /// The bit offset of the integer's first group.
+        from: u64,
+    },
     /// Alignment padding, which must be zero.
     Padding,
     /// A serialize check of `label`.
-    Check { label: &'static str },
+    Check {
+        /// The label whose hash the check carries.
+        label: &'static str,
+    },
     /// Raw aligned bytes.
     Bytes,
     /// The length of a string of at most `max` bytes.
-    StringLength { max: u32 },
+    StringLength {
+        /// The most bytes the string may hold.
+        max: u32,
+    },
     /// A string's payload bytes.
     StringPayload,
     /// The length of a wide string of at most `max` units.
-    WideLength { max: u32 },
+    WideLength {
+        /// The most units the wide string may hold.
+        max: u32,
+    },
     /// One UTF-16 unit of a wide string, as a 32-bit group.
     WideUnit,
 }

@@ -7,6 +7,7 @@
 //! deserves; it never panics and never allocates more than a small constant
 //! times the packet's length.
 
+#![warn(missing_docs)]
 pub mod alloc;
 pub mod campaign;
 pub mod check;

@@ -38,7 +38,12 @@ pub enum Outcome {
     /// The reader panicked.
     Panicked(String),
     /// The read allocated more than [`allocation_bound`].
-    OverAllocated { peak: usize, bound: usize },
+    OverAllocated {
+        /// The most bytes the read held at once.
+        peak: usize,
+        /// What [`allocation_bound`] allowed for its input.
+        bound: usize,
+    },
     /// The process running the read died: an abort, a stack overflow, a
     /// signal (only seen when cases run in a worker process).
     Aborted(String),
