@@ -174,7 +174,7 @@ struct CampaignArgs {
     cases: Option<u64>,
     /// Threads judging samples, each with its own worker processes.
     /// Default: every core.
-    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
     /// Seed of every random choice; the same seed gives the same cases.
     #[arg(long, default_value_t = 1)]
@@ -330,15 +330,6 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
         Ok(_) => Err("must be a number of seconds above 0".into()),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// A count of threads: one at least, or nothing would run.
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("must be 1 or more".into()),
-        Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
 }
