@@ -30,7 +30,7 @@ use crate::report;
 use crate::target::{Inspection, Target, Verdict};
 use crate::worker::{self, Isolation};
 use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Builds valid packets, breaks them on purpose, and checks that every
@@ -98,6 +98,26 @@ enum Command {
     /// Exits 0 when every file is accepted, 1 when one is refused or
     /// skipped, 2 when a file cannot be read.
     Decode(FileArgs),
+    /// Encodes a `decode --json` document back into the bytes it describes.
+    ///
+    /// Reads one document (FILE, or standard input when FILE is `-` or
+    /// absent) and writes the bytes to --output, or to standard output when
+    /// that is not a terminal. The target is --target, else the document's
+    /// "target". Every value is checked as the reader would check it (ranges,
+    /// lengths, the format's rules), and the bytes written are decoded again
+    /// before they are written. A leaf that shows the wire beside the value
+    /// ({"value", "wire"}, {"value", "ieee754"}, {"value", "utf16"}, a
+    /// packet type's {"name", "wire"}) must agree with itself: the wire is
+    /// what is sent, so a document that edits the value alone is refused,
+    /// naming the field. Exits 0 when encoded, 1 when the document does not
+    /// describe a value the target accepts, 2 on a usage or I/O error.
+    ///
+    /// Examples:
+    ///   adversarial decode --json corpus/save/seed-003.bin > save.json
+    ///   adversarial encode save.json --output save.bin
+    ///   adversarial decode --json corpus/scenes/seed-000.bin | adversarial encode > again.bin
+    #[command(verbatim_doc_comment)]
+    Encode(EncodeArgs),
     /// Prints the field map of files, up to the point of failure.
     ///
     /// One line per field: offset, width, name, kind, value; then the
@@ -239,6 +259,18 @@ struct FloodArgs {
     /// Also write the report, with the memory samples, as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct EncodeArgs {
+    /// The target that writes the bytes; by default the document's "target".
+    #[arg(long)]
+    target: Option<String>,
+    /// Where the bytes go; by default standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// The document; standard input when `-` or absent.
+    file: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -592,6 +624,79 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
     Ok(all_accepted)
 }
 
+/// The largest document `encode` reads: a scene's JSON is far smaller.
+const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
+
+fn run_encode(registry: &Registry, args: &EncodeArgs) -> Result<bool, String> {
+    use std::io::{IsTerminal, Read, Write};
+    let from_stdin = args.file.as_deref().is_none_or(|f| f == Path::new("-"));
+    let named = args
+        .file
+        .as_ref()
+        .filter(|_| !from_stdin)
+        .map_or_else(|| "standard input".to_owned(), |f| f.display().to_string());
+    let mut text = String::new();
+    let read = if from_stdin {
+        std::io::stdin()
+            .take(MAX_DOCUMENT_BYTES + 1)
+            .read_to_string(&mut text)
+    } else {
+        std::fs::File::open(args.file.as_deref().unwrap_or(Path::new("-")))
+            .and_then(|f| f.take(MAX_DOCUMENT_BYTES + 1).read_to_string(&mut text))
+    };
+    read.map_err(|e| format!("{named}: {e}"))?;
+    if text.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(format!("{named}: longer than {MAX_DOCUMENT_BYTES} bytes"));
+    }
+    let document: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{named}: not a JSON document: {e}"))?;
+    let target = match (args.target.as_deref(), document["target"].as_str()) {
+        (Some(name), _) | (None, Some(name)) => registry.named(name)?,
+        (None, None) => {
+            return Err(format!(
+                "{named}: the document names no \"target\"; use --target"
+            ))
+        }
+    };
+    let refused = |why: String| {
+        eprintln!("{named}: refused: {why}");
+        Ok(false)
+    };
+    let value = &document["value"];
+    if value.is_null() {
+        return refused(format!(
+            "no \"value\": the file it came from was refused ({})",
+            document["error"]["cause"]
+                .as_str()
+                .unwrap_or("no value shown")
+        ));
+    }
+    let bytes = match target.encode_value(value) {
+        None => return Err(format!("target {} cannot encode values", target.name())),
+        Some(Err(why)) => return refused(why),
+        Some(Ok(bytes)) => bytes,
+    };
+    let inspection = target.inspect(&bytes);
+    if !matches!(&inspection.verdict, Verdict::Accepted { reencoded: Ok(again) } if *again == bytes)
+    {
+        return refused(format!(
+            "the bytes are not read back as written: {}",
+            report::verdict_text(&inspection)
+        ));
+    }
+    match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display())),
+        None if std::io::stdout().is_terminal() => Err(
+            "standard output is a terminal: write the bytes with --output FILE or a pipe".into(),
+        ),
+        None => std::io::stdout()
+            .lock()
+            .write_all(&bytes)
+            .map_err(|e| format!("standard output: {e}")),
+    }?;
+    Ok(true)
+}
+
 /// Runs the command line (`std::env::args`) on `targets`, and returns the
 /// exit code: 0 when every verdict was the one owed, 1 when one was not,
 /// 2 on a usage or I/O error. It refuses to run (exit 2, before reading
@@ -630,6 +735,7 @@ pub fn main_with_fixtures(
         } => run_replay(&registry, target, in_process, jsonl, &paths),
         Command::Decode(args) => run_file(&registry, &args, false),
         Command::Inspect(args) => run_file(&registry, &args, true),
+        Command::Encode(args) => run_encode(&registry, &args),
         Command::SeedCorpus {
             dir,
             count,

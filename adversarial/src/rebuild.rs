@@ -48,19 +48,34 @@ pub struct Rebuild<'a> {
     name: &'static str,
     open: Vec<Frame<'a>>,
     broken: Option<Mismatch>,
+    /// The leaf taken last, for [`Rebuild::agrees`].
+    last: Option<&'a Value>,
 }
 
+/// The keys that keep the wire beside a value.
+const WIRE_KEYS: [&str; 3] = ["wire", "ieee754", "utf16"];
+
 /// Whether `value` is a leaf: not an object, or one of the leaf shapes of
-/// [`crate::value`].
+/// [`crate::value`], possibly with its wire or its value left out.
 fn is_leaf(value: &Value) -> bool {
     match value {
         Value::Object(object) => {
-            object.len() == 2
-                && ["ieee754", "wire", "utf16"]
-                    .iter()
-                    .any(|k| object.contains_key(*k))
+            let known = object
+                .keys()
+                .all(|k| k == "value" || k == "name" || WIRE_KEYS.contains(&k.as_str()));
+            let wire = WIRE_KEYS.iter().any(|k| object.contains_key(*k));
+            known && (1..=2).contains(&object.len()) && (wire || object.contains_key("value"))
         }
         _ => true,
+    }
+}
+
+/// A leaf's value, when it is given alone (no wire beside it): the writer
+/// encodes it, as a program's own value would be.
+fn value_alone(leaf: &Value) -> Option<&Value> {
+    match leaf {
+        Value::Object(object) if object.len() == 1 => object.get("value"),
+        _ => None,
     }
 }
 
@@ -117,6 +132,7 @@ impl<'a> Rebuild<'a> {
             name: "",
             open,
             broken: None,
+            last: None,
         }
     }
 
@@ -126,8 +142,46 @@ impl<'a> Rebuild<'a> {
             why,
             rule: None,
         };
-        self.broken.get_or_insert(mismatch);
-        mismatch
+        *self.broken.get_or_insert(mismatch)
+    }
+
+    /// The error of a stream already broken, if it is.
+    const fn still(&self) -> Result<(), Mismatch> {
+        match self.broken {
+            Some(broken) => Err(broken),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the last leaf's `"value"`, when it shows one beside its wire
+    /// (`"wire"`, `"ieee754"`, `"utf16"`), is `shown`: what the wire holds,
+    /// as [`crate::value`] prints it. The wire is what is sent, so an edit
+    /// to the value alone would be lost without a word.
+    fn agrees(&mut self, shown: &Value) -> Result<(), Mismatch> {
+        let Some(Value::Object(leaf)) = self.last else {
+            return Ok(());
+        };
+        let Some(given) = leaf.get("value") else {
+            return Ok(());
+        };
+        let same = match (given.as_f64(), shown.as_f64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => given == shown,
+        };
+        if same {
+            return Ok(());
+        }
+        let why = if leaf.contains_key("ieee754") {
+            "its \"value\" is not what its \"ieee754\" bits hold; the bits are what is sent: \
+             edit \"ieee754\", or give \"value\" alone and it is encoded"
+        } else if leaf.contains_key("utf16") {
+            "its \"value\" is not what its \"utf16\" units spell; the units are what is sent: \
+             edit \"utf16\", or give \"value\" alone and it is encoded"
+        } else {
+            "its \"value\" is not what its \"wire\" integer holds; the wire is what is sent: \
+             edit \"wire\", or give \"value\" alone and it is encoded"
+        };
+        Err(self.fail(why))
     }
 
     /// The next value under `name` in the innermost object; with `take`,
@@ -168,20 +222,26 @@ impl<'a> Rebuild<'a> {
         }
     }
 
+    /// The next leaf under the current name, not taken.
+    fn peek_leaf(&mut self) -> Option<&'a Value> {
+        self.next(self.leaf_name(), false).filter(|v| is_leaf(v))
+    }
+
     /// The next leaf under the current name.
     fn leaf(&mut self) -> Result<&'a Value, Mismatch> {
-        if let Some(broken) = self.broken {
-            return Err(broken);
-        }
+        self.still()?;
+        self.last = None;
         match self.next(self.leaf_name(), true) {
-            Some(value) if is_leaf(value) => Ok(value),
+            Some(value) if is_leaf(value) => {
+                self.last = Some(value);
+                Ok(value)
+            }
             Some(_) => Err(self.fail("expected a value, found an object")),
             None => Err(self.fail("missing")),
         }
     }
 
-    fn integer(&mut self) -> Result<i128, Mismatch> {
-        let leaf = self.leaf()?;
+    fn integer_of(&mut self, leaf: &Value) -> Result<i128, Mismatch> {
         match wire(leaf).and_then(as_i128) {
             Some(v) => Ok(v),
             None if leaf.is_boolean() => Ok(i128::from(leaf.as_bool() == Some(true))),
@@ -190,11 +250,28 @@ impl<'a> Rebuild<'a> {
     }
 
     fn in_range<T: TryFrom<i128>>(&mut self, min: i128, max: i128) -> Result<T, Mismatch> {
-        let value = self.integer()?;
+        let leaf = self.leaf()?;
+        self.in_range_of(leaf, min, max)
+    }
+
+    fn in_range_of<T: TryFrom<i128>>(
+        &mut self,
+        leaf: &Value,
+        min: i128,
+        max: i128,
+    ) -> Result<T, Mismatch> {
+        let value = self.integer_of(leaf)?;
         if !(min..=max).contains(&value) {
             return Err(self.fail("out of its declared range"));
         }
         T::try_from(value).map_err(|_| self.fail("too wide for its type"))
+    }
+
+    /// A float given as its value alone: finite, as JSON numbers are.
+    fn real_alone(&mut self, value: &Value) -> Result<f64, Mismatch> {
+        value.as_f64().ok_or_else(|| {
+            self.fail("expected a number (a value that is not finite needs its wire)")
+        })
     }
 
     fn float_bits(&mut self) -> Result<u64, Mismatch> {
@@ -257,7 +334,7 @@ impl Stream for Rebuild<'_> {
 
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), Mismatch> {
         if bits == 0 {
-            return self.broken.map_or(Ok(()), Err);
+            return self.still();
         }
         let max = (1u64 << bits) - 1;
         *value = self.in_range(0, i128::from(max))?;
@@ -265,7 +342,7 @@ impl Stream for Rebuild<'_> {
     }
 
     fn serialize_align(&mut self) -> Result<(), Mismatch> {
-        self.broken.map_or(Ok(()), Err)
+        self.still()
     }
 
     fn serialize_bytes(&mut self, bytes: &mut [u8]) -> Result<(), Mismatch> {
@@ -333,20 +410,43 @@ impl Stream for Rebuild<'_> {
     }
 
     fn serialize_fixed(&mut self, raw: &mut i128, format: &Fixed) -> Result<(), Mismatch> {
-        *raw = self.in_range(format.raw_min(), format.raw_max())?;
-        Ok(())
+        let leaf = self.leaf()?;
+        if let Some(value) = value_alone(leaf) {
+            let scaled = self.real_alone(value)? * f64::from(format.fraction_bits()).exp2();
+            let (min, max) = (format.raw_min() as f64, format.raw_max() as f64);
+            if scaled.fract() != 0.0 {
+                return Err(self.fail("not a whole number of its steps"));
+            }
+            if !(min..=max).contains(&scaled) {
+                return Err(self.fail("out of its declared range"));
+            }
+            *raw = scaled as i128;
+            return Ok(());
+        }
+        *raw = self.in_range_of(leaf, format.raw_min(), format.raw_max())?;
+        self.agrees(&crate::value::fixed_real(*raw, format))
     }
 
     fn serialize_float(&mut self, value: &mut f32) -> Result<(), Mismatch> {
+        if let Some(alone) = self.peek_leaf().and_then(value_alone) {
+            self.leaf()?;
+            *value = self.real_alone(alone)? as f32;
+            return Ok(());
+        }
         let bits = self.float_bits()?;
         let bits = u32::try_from(bits).map_err(|_| self.fail("more than 32 bits"))?;
         *value = f32::from_bits(bits);
-        Ok(())
+        self.agrees(&crate::value::real32(*value))
     }
 
     fn serialize_double(&mut self, value: &mut f64) -> Result<(), Mismatch> {
+        if let Some(alone) = self.peek_leaf().and_then(value_alone) {
+            self.leaf()?;
+            *value = self.real_alone(alone)?;
+            return Ok(());
+        }
         *value = f64::from_bits(self.float_bits()?);
-        Ok(())
+        self.agrees(&crate::value::real64(*value))
     }
 
     fn serialize_compressed_code(
@@ -354,8 +454,21 @@ impl Stream for Rebuild<'_> {
         code: &mut u32,
         format: &CompressedFloat,
     ) -> Result<(), Mismatch> {
-        *code = self.in_range(0, i128::from(format.max_integer_value()))?;
-        Ok(())
+        let leaf = self.leaf()?;
+        if let Some(value) = value_alone(leaf) {
+            let real = self.real_alone(value)? as f32;
+            let (min, max) = (
+                format.dequantize(0),
+                format.dequantize(format.max_integer_value()),
+            );
+            if !(min..=max).contains(&real) {
+                return Err(self.fail("out of its declared range"));
+            }
+            *code = format.quantize(real);
+            return Ok(());
+        }
+        *code = self.in_range_of(leaf, 0, i128::from(format.max_integer_value()))?;
+        self.agrees(&crate::value::real32(format.dequantize(*code)))
     }
 
     fn serialize_string(&mut self, value: &mut String, buffer_size: u32) -> Result<(), Mismatch> {
@@ -377,6 +490,14 @@ impl Stream for Rebuild<'_> {
     ) -> Result<(), Mismatch> {
         let leaf = self.leaf()?;
         let max = buffer_size.saturating_sub(1) as usize;
+        if let Some(text) = value_alone(leaf).and_then(Value::as_str) {
+            let read: Vec<u16> = text.encode_utf16().collect();
+            if read.len() > max {
+                return Err(self.fail("longer than its maximum"));
+            }
+            *units = read;
+            return Ok(());
+        }
         let read: Option<Vec<u16>> = leaf.get("utf16").and_then(Value::as_array).and_then(|a| {
             a.iter()
                 .map(|u| u.as_u64().and_then(|u| u16::try_from(u).ok()))
@@ -384,8 +505,9 @@ impl Stream for Rebuild<'_> {
         });
         match read {
             Some(read) if read.len() <= max => {
+                let text = String::from_utf16_lossy(&read);
                 *units = read;
-                Ok(())
+                self.agrees(&Value::String(text))
             }
             _ => Err(self.fail("expected {\"value\", \"utf16\"} within its maximum")),
         }
@@ -405,7 +527,7 @@ impl Stream for Rebuild<'_> {
     }
 
     fn serialize_check(&mut self, _label: &'static str) -> Result<(), Mismatch> {
-        self.broken.map_or(Ok(()), Err)
+        self.still()
     }
 }
 

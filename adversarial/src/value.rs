@@ -152,12 +152,22 @@ fn ieee754(shown: Value, bits: String) -> Value {
 
 /// An `f32` as the shortest decimal that reads back as it, or null when
 /// not finite.
-fn real32(value: f32) -> Value {
+pub(crate) fn real32(value: f32) -> Value {
     format!("{value}")
         .parse::<f64>()
         .ok()
         .and_then(serde_json::Number::from_f64)
         .map_or(Value::Null, Value::Number)
+}
+
+/// An `f64`, or null when not finite.
+pub(crate) fn real64(value: f64) -> Value {
+    serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
+/// A fixed-point value's real value, from its stored integer.
+pub(crate) fn fixed_real(raw: i128, format: &Fixed) -> Value {
+    real64(raw as f64 / f64::from(format.fraction_bits()).exp2())
 }
 
 /// A 128-bit integer: a JSON number when it fits 64 bits, else a string.
@@ -311,9 +321,7 @@ impl<S: Stream> Stream for ValueRecorder<S> {
 
     fn serialize_fixed(&mut self, raw: &mut i128, format: &Fixed) -> Result<(), S::Error> {
         self.inner.serialize_fixed(raw, format)?;
-        let real = *raw as f64 / f64::from(format.fraction_bits()).exp2();
-        let shown = serde_json::Number::from_f64(real).map_or(Value::Null, Value::Number);
-        self.leaf(json!({ "value": shown, "wire": wide(*raw) }));
+        self.leaf(json!({ "value": fixed_real(*raw, format), "wire": wide(*raw) }));
         Ok(())
     }
 
@@ -327,8 +335,7 @@ impl<S: Stream> Stream for ValueRecorder<S> {
     fn serialize_double(&mut self, value: &mut f64) -> Result<(), S::Error> {
         self.inner.serialize_double(value)?;
         let bits = format!("0x{:016X}", value.to_bits());
-        let shown = serde_json::Number::from_f64(*value).map_or(Value::Null, Value::Number);
-        self.leaf(ieee754(shown, bits));
+        self.leaf(ieee754(real64(*value), bits));
         Ok(())
     }
 

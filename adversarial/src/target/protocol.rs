@@ -260,6 +260,16 @@ where
     }
 
     fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        let kind = &value["type"];
+        if let (Some(name), Some(wire)) = (kind["name"].as_str(), kind["wire"].as_u64()) {
+            let named = u32::try_from(wire).map(type_name::<P>);
+            if named.as_deref() != Ok(name) {
+                return Some(Err(format!(
+                    "field \"type\": its \"name\" {name:?} is not the type its \"wire\" {wire} \
+                     sends; edit \"wire\" to change the type, or make \"name\" agree"
+                )));
+            }
+        }
         Some(
             rebuild::value(value, |s| packet::read_fields::<P, _>(s))
                 .and_then(|mut p| packet::encode_to_vec(&mut p).map_err(|e| e.to_string())),
