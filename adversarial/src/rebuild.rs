@@ -34,6 +34,8 @@ impl std::fmt::Display for Mismatch {
 enum Frame<'a> {
     /// A part shown as an object: each name's next value is taken in turn.
     Object {
+        /// The name it was entered under.
+        name: &'static str,
         object: &'a serde_json::Map<String, Value>,
         taken: HashMap<&'static str, usize>,
     },
@@ -46,6 +48,8 @@ enum Frame<'a> {
 #[derive(Debug)]
 pub struct Rebuild<'a> {
     name: &'static str,
+    /// The role of the field named last, until its first leaf.
+    role: codec::Role,
     open: Vec<Frame<'a>>,
     broken: Option<Mismatch>,
     /// The leaf taken last, for [`Rebuild::agrees`].
@@ -123,6 +127,7 @@ impl<'a> Rebuild<'a> {
     pub fn new(value: &'a Value) -> Self {
         let open = match value {
             Value::Object(object) => vec![Frame::Object {
+                name: "",
                 object,
                 taken: HashMap::new(),
             }],
@@ -130,6 +135,7 @@ impl<'a> Rebuild<'a> {
         };
         Self {
             name: "",
+            role: codec::Role::Value,
             open,
             broken: None,
             last: None,
@@ -192,7 +198,7 @@ impl<'a> Rebuild<'a> {
             .iter_mut()
             .rev()
             .find(|f| matches!(f, Frame::Object { .. }))?;
-        let Frame::Object { object, taken } = frame else {
+        let Frame::Object { object, taken, .. } = frame else {
             return None;
         };
         let object: &'a serde_json::Map<String, Value> = object;
@@ -230,6 +236,7 @@ impl<'a> Rebuild<'a> {
     /// The next leaf under the current name.
     fn leaf(&mut self) -> Result<&'a Value, Mismatch> {
         self.still()?;
+        self.role = codec::Role::Value;
         self.last = None;
         match self.next(self.leaf_name(), true) {
             Some(value) if is_leaf(value) => {
@@ -303,6 +310,11 @@ impl Stream for Rebuild<'_> {
 
     fn field_name(&mut self, name: &'static str) {
         self.name = name;
+        self.role = codec::Role::Value;
+    }
+
+    fn field_role(&mut self, role: codec::Role) {
+        self.role = role;
     }
 
     fn enter(&mut self, name: &'static str) {
@@ -312,6 +324,7 @@ impl Stream for Rebuild<'_> {
             Some(found @ Value::Object(object)) if !through && !is_leaf(found) => {
                 self.next(name, true);
                 Frame::Object {
+                    name,
                     object,
                     taken: HashMap::new(),
                 }
@@ -368,6 +381,25 @@ impl Stream for Rebuild<'_> {
     }
 
     fn serialize_bool(&mut self, value: &mut bool) -> Result<(), Mismatch> {
+        if std::mem::take(&mut self.role) == codec::Role::Optional {
+            // Present unless null; a present value is left for its own read.
+            self.still()?;
+            let entered = matches!(
+                self.open.last(),
+                Some(Frame::Object { name, taken, .. }) if *name == self.name && taken.is_empty()
+            );
+            *value = match self.next(self.leaf_name(), false) {
+                // The flag of a part just entered: the part is the value.
+                None if entered => true,
+                None => return Err(self.fail("missing (null when absent)")),
+                Some(Value::Null) => {
+                    self.next(self.leaf_name(), true);
+                    false
+                }
+                Some(_) => true,
+            };
+            return Ok(());
+        }
         let leaf = self.leaf()?;
         *value = leaf.as_bool().ok_or_else(|| self.fail("expected a bool"))?;
         Ok(())

@@ -21,7 +21,8 @@
 //! | fixed point | `{"value": 2.25, "wire": 9}`: the real value and the stored integer |
 //! | wide string | `{"value": "text", "utf16": [116, ...]}` |
 //!
-//! A value the reader set without reading it is `{"assigned": value}`. The
+//! An absent optional value is `null`; a present one is the value. A value
+//! the reader set without reading it is `{"assigned": value}`. The
 //! packet target adds the type's name: `{"name": "A", "wire": 0}`.
 //! Padding and serialize checks are not part of the value and do not
 //! appear. [`crate::rebuild`] reads this JSON back into the value.
@@ -109,6 +110,8 @@ impl Part {
 pub struct ValueRecorder<S> {
     inner: S,
     name: &'static str,
+    /// The role of the field named last, until its first leaf.
+    role: codec::Role,
     /// The open parts, the whole value first.
     open: Vec<Part>,
 }
@@ -119,6 +122,7 @@ impl<S: Stream> ValueRecorder<S> {
         Self {
             inner,
             name: "",
+            role: codec::Role::Value,
             open: vec![Part::default()],
         }
     }
@@ -140,6 +144,7 @@ impl<S: Stream> ValueRecorder<S> {
     }
 
     fn leaf(&mut self, value: Value) {
+        self.role = codec::Role::Value;
         self.push(Item::Leaf(self.name, value));
     }
 }
@@ -204,6 +209,7 @@ impl<S: Stream> Stream for ValueRecorder<S> {
 
     fn field_name(&mut self, name: &'static str) {
         self.name = name;
+        self.role = codec::Role::Value;
         if let Some(part) = self.open.last_mut() {
             if part.items.is_empty() && part.own.is_none() {
                 part.own = Some(name);
@@ -213,6 +219,7 @@ impl<S: Stream> Stream for ValueRecorder<S> {
     }
 
     fn field_role(&mut self, role: codec::Role) {
+        self.role = role;
         self.inner.field_role(role);
     }
 
@@ -284,6 +291,15 @@ impl<S: Stream> Stream for ValueRecorder<S> {
 
     fn serialize_bool(&mut self, value: &mut bool) -> Result<(), S::Error> {
         self.inner.serialize_bool(value)?;
+        if self.role == codec::Role::Optional {
+            // An optional value is itself, or null when absent: the flag is
+            // what the JSON's null says.
+            self.role = codec::Role::Value;
+            if !*value {
+                self.leaf(Value::Null);
+            }
+            return Ok(());
+        }
         self.leaf(json!(*value));
         Ok(())
     }
@@ -402,6 +418,7 @@ pub fn text(value: &Value) -> String {
 /// as `12.5 (code 12500)`, an assigned value as `= value (assigned)`.
 fn leaf_text(value: &Value) -> String {
     match value {
+        Value::Null => "absent".into(),
         Value::Object(o) if o.contains_key("ieee754") => {
             format!(
                 "{} ({})",

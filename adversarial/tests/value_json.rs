@@ -174,3 +174,50 @@ fn a_document_that_breaks_a_rule_is_refused_by_name() {
         "{error}"
     );
 }
+
+#[derive(Debug, Default, PartialEq, codec::Serialize)]
+struct Chat {
+    #[serialize(range = 0..=99)]
+    from: u8,
+    #[serialize(max_len = 32)]
+    chat: Option<String>,
+    #[serialize(range = 1..=9)]
+    mood: Option<u8>,
+}
+
+#[test]
+fn an_optional_value_is_null_when_absent_and_itself_when_present() {
+    let target = adversarial::target::protocol::message::<Chat>("chat");
+    let cases = [
+        (
+            None,
+            None,
+            serde_json::json!({ "from": 7, "chat": null, "mood": null }),
+        ),
+        (
+            Some("gg".to_owned()),
+            Some(3),
+            serde_json::json!({ "from": 7, "chat": "gg", "mood": 3 }),
+        ),
+    ];
+    for (chat, mood, shown_as) in cases {
+        let mut message = Chat {
+            from: 7,
+            chat,
+            mood,
+        };
+        let bytes = codec::to_vec(&mut message).unwrap();
+        let value = target.decode_value(&bytes).unwrap();
+        assert_eq!(value, shown_as);
+        assert_eq!(target.encode_value(&value), Some(Ok(bytes)));
+    }
+    let absent = target
+        .decode_value(&codec::to_vec(&mut Chat::default()).unwrap())
+        .unwrap();
+    let text = adversarial::value::text(&absent);
+    assert!(text.contains("chat: absent"), "{text}");
+    assert!(!text.contains("false"), "{text}");
+    // A missing key is not an absent value.
+    let refused = target.encode_value(&serde_json::json!({ "from": 7, "mood": null }));
+    assert!(matches!(refused, Some(Err(why)) if why.contains("\"chat\"")));
+}

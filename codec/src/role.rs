@@ -29,6 +29,8 @@ pub enum Role {
     Parameter,
     /// The flag that says whether a subset element is sent.
     Presence,
+    /// The flag that says whether an optional value (`Option<T>`) follows.
+    Optional,
     /// A packet's type.
     PacketType,
     /// A packet's CRC field.
@@ -44,7 +46,7 @@ pub enum Role {
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 14] = [
         Self::Value,
         Self::Count,
         Self::Index,
@@ -53,6 +55,7 @@ impl Role {
         Self::Gap,
         Self::Parameter,
         Self::Presence,
+        Self::Optional,
         Self::PacketType,
         Self::Crc,
         Self::Version,
@@ -72,6 +75,7 @@ impl Role {
             Self::Gap => "gap",
             Self::Parameter => "parameter",
             Self::Presence => "presence",
+            Self::Optional => "optional",
             Self::PacketType => "packet-type",
             Self::Crc => "crc",
             Self::Version => "version",

@@ -82,6 +82,7 @@ pub fn serialize_option<S: Stream + ?Sized, T: Default>(
     element: impl FnOnce(&mut S, &mut T) -> Result<(), S::Error>,
 ) -> Result<(), S::Error> {
     let mut present = value.is_some();
+    stream.field_role(crate::role::Role::Optional);
     stream.serialize_bool(&mut present)?;
     if S::IS_READING {
         *value = if present { Some(T::default()) } else { None };
