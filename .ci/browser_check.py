@@ -2,7 +2,9 @@
 size of its screenshots. Exits non-zero with the reason on failure."""
 import json
 import os
+import struct
 import sys
+import zlib
 from html.parser import HTMLParser
 
 out = sys.argv[1]
@@ -62,6 +64,49 @@ def screenshot(name, least):
     return size
 
 
+def pixels(name):
+    """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, not
+    interlaced, as Chromium writes them), row by row."""
+    with open(os.path.join(out, name), "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(f"{name} is not a PNG")
+    at, idat = 8, b""
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        body = data[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + length
+    if depth != 8 or colour not in (2, 6) or interlace:
+        fail(f"{name}: a PNG this check cannot read (depth {depth}, colour {colour})")
+    step = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), width * step
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
+        for x in range(stride):
+            left = line[x - step] if x >= step else 0
+            up, corner = previous[x], previous[x - step] if x >= step else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif kind == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                guess = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[x] = (line[x] + guess) & 0xFF
+        rows.append(bytes(line))
+        previous = line
+    return [[row[i : i + 3] for i in range(0, stride, step)] for row in rows]
+
+
 page = parse("campaign.dom.html")
 with open(os.path.join(out, "campaign.json"), encoding="utf-8") as f:
     report = json.load(f)
@@ -73,6 +118,11 @@ if page.scripts:
 if "FAILURES" not in "".join(page.text):
     fail("the page does not show the failing campaign's verdict")
 campaign_bytes = screenshot("campaign.png", 40_000)
+# The chart's failure bars are pure red, a colour nothing else on the page
+# uses: a failing campaign must show some, whatever its counts.
+red = sum(1 for row in pixels("campaign.png") for p in row if p[0] >= 250 and p[1] <= 10 and p[2] <= 10)
+if red < 500:
+    fail(f"the failing campaign's chart shows {red} red pixels: its failures are not drawn")
 
 picture = parse("packet.dom.html")
 if picture.refused != 1:
@@ -82,6 +132,6 @@ if "out-of-range" not in "".join(picture.text):
 packet_bytes = screenshot("packet.png", 8_000)
 
 print(
-    f"browser check: campaign page {page.rows} rows as in the JSON, "
+    f"browser check: campaign page {page.rows} rows as in the JSON, {red} red pixels of failures, "
     f"screenshots {campaign_bytes} and {packet_bytes} bytes"
 )

@@ -55,8 +55,38 @@ fn row_cells(class: &str, tally: &Tally) -> [String; 11] {
     ]
 }
 
-/// The chart: one horizontal bar per target and class, its length the
-/// cases judged (log scale), green for as owed and red for the rest.
+/// The panel type of [`chart`]: a log scale across, one row per slot.
+type Panel<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<
+        plotters::coord::combinators::LogCoord<f64>,
+        plotters::coord::types::RangedCoordusize,
+    >,
+>;
+
+/// One panel of [`chart`]: `slots` rows, from 0.5 to twice `most` across.
+fn panel<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    caption: &str,
+    label_width: u32,
+    most: f64,
+    slots: usize,
+) -> Option<Panel<'a, 'b>> {
+    ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 15))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d((0.5..most * 2.0).log_scale(), 0..slots)
+        .ok()
+}
+
+/// The chart: one row per target and class, in two panels that share the
+/// rows. On the left the cases judged (log scale); on the right, in red,
+/// the verdicts other than owed, on a log scale of their own that starts
+/// below one, so that a single failure among millions of cases is a bar a
+/// reader sees.
 fn chart(report: &Report) -> String {
     let rows: Vec<(String, u64, u64)> = report
         .rows
@@ -64,50 +94,49 @@ fn chart(report: &Report) -> String {
         .map(|(target, class, tally)| {
             (
                 format!("{target} / {}", class.name()),
-                tally.as_owed,
+                tally.cases,
                 tally.cases.saturating_sub(tally.as_owed),
             )
         })
         .collect();
-    let height = 60 + 18 * rows.len().max(1) as u32;
-    let max = rows.iter().map(|r| r.1 + r.2).max().unwrap_or(1).max(10) as f64;
+    let slots = rows.len().max(1);
+    let height = 70 + 18 * slots as u32;
+    let most_cases = rows.iter().map(|r| r.1).max().unwrap_or(1).max(10) as f64;
+    let most_other = rows.iter().map(|r| r.2).max().unwrap_or(0).max(10) as f64;
+    let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let built = ChartBuilder::on(&root)
-            .caption(
-                "cases by class: as owed (green), other verdicts (red)",
-                ("sans-serif", 16),
-            )
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(260)
-            .build_cartesian_2d((1.0..max * 1.5).log_scale(), 0..rows.len().max(1));
-        if let Ok(mut chart) = built {
-            let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        let (left, right) = root.split_horizontally(640);
+        if let Some(mut chart) = panel(&left, "cases judged (log scale)", 260, most_cases, slots) {
             let _ = chart
                 .configure_mesh()
                 .disable_y_mesh()
-                .y_labels(rows.len().max(1))
+                .y_labels(slots)
                 .y_label_formatter(&|i| labels.get(*i).cloned().unwrap_or_default())
-                .x_desc("cases (log scale)")
+                .x_labels(4)
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .draw();
-            let bars = rows.iter().enumerate().flat_map(|(i, (_, owed, other))| {
-                let owed_end = (*owed as f64).max(1.0);
-                let mut bars = vec![Rectangle::new(
-                    [(1.0, i), (owed_end, i + 1)],
+            let _ = chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
+                Rectangle::new(
+                    [(0.5, i), ((r.1 as f64).max(0.5), i + 1)],
                     GREEN.mix(0.6).filled(),
-                )];
-                if *other > 0 {
-                    bars.push(Rectangle::new(
-                        [(owed_end, i), ((owed + other) as f64, i + 1)],
-                        RED.filled(),
-                    ));
-                }
-                bars
-            });
-            let _ = chart.draw_series(bars);
+                )
+            }));
+        }
+        let caption = "verdicts not owed (red; log scale)";
+        if let Some(mut chart) = panel(&right, caption, 0, most_other, slots) {
+            let _ = chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .x_labels(3)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .draw();
+            let _ =
+                chart.draw_series(rows.iter().enumerate().filter(|(_, r)| r.2 > 0).map(
+                    |(i, r)| Rectangle::new([(0.5, i), (r.2 as f64 + 0.5, i + 1)], RED.filled()),
+                ));
         }
         let _ = root.present();
     }

@@ -88,6 +88,20 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
         .collect();
     assert_eq!(verdict, "FAILURES");
     assert_eq!(select(&page, "#chart svg"), 1);
+    // Each class with other verdicts has a red bar a reader sees, however
+    // few they are beside the cases.
+    let red: Vec<f64> = page
+        .select(&Selector::parse("#chart svg rect[fill=\"#FF0000\"]").unwrap())
+        .map(|r| r.value().attr("width").unwrap().parse().unwrap())
+        .collect();
+    let failing = report
+        .rows
+        .iter()
+        .filter(|r| r.2.cases > r.2.as_owed)
+        .count();
+    assert!(failing > 0);
+    assert_eq!(red.len(), failing, "{red:?}");
+    assert!(red.iter().all(|w| *w >= 5.0), "{red:?}");
     // Every failing case with its picture (the broken reader panics: no
     // field, the panic written beneath).
     assert!(!report.failures.is_empty());
@@ -99,5 +113,40 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
     assert_eq!(
         select(&page, "section.failure .picture svg text.refusal"),
         report.failures.len()
+    );
+}
+
+#[test]
+fn one_failure_among_millions_of_cases_is_a_red_bar_a_reader_sees() {
+    use adversarial::campaign::Tally;
+    let tally = |cases, as_owed| Tally {
+        cases,
+        as_owed,
+        panics: cases - as_owed,
+        ..Tally::default()
+    };
+    let report = Report {
+        rows: vec![
+            ("packets", Class::BitFlip, tally(4_000_000, 3_999_999)),
+            ("packets", Class::TrailingBytes, tally(3_000_000, 3_000_000)),
+            ("save", Class::BitFlip, tally(2_000_000, 1_000_000)),
+        ],
+        ..Report::default()
+    };
+    let settings = Settings {
+        budget: "60 s".into(),
+        isolation: "workers".into(),
+        command: "adversarial campaign".into(),
+    };
+    let page = Html::parse_document(&campaign_html(&report, &settings, |_| None));
+    let red: Vec<f64> = page
+        .select(&Selector::parse("#chart svg rect[fill=\"#FF0000\"]").unwrap())
+        .map(|r| r.value().attr("width").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(red.len(), 2, "{red:?}");
+    assert!(red.iter().all(|w| *w >= 5.0), "{red:?}");
+    assert!(
+        red[0] < red[1],
+        "one failure draws shorter than a million: {red:?}"
     );
 }
