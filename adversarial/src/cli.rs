@@ -29,7 +29,7 @@ use crate::replay::{files_under, replay, replayed, target_for_path, Replayed, Su
 use crate::report;
 use crate::target::{Inspection, Target, Verdict};
 use crate::worker::{self, Isolation};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -409,6 +409,7 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
             }
             .to_string(),
             command: std::env::args().collect::<Vec<_>>().join(" "),
+            program: std::env::args().next().unwrap_or_else(program_name),
         };
         let page = crate::page::campaign_html(&report, &settings, |failure| {
             crate::page::failure_picture(&config.targets, failure)
@@ -624,6 +625,41 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
     Ok(all_accepted)
 }
 
+/// The name this binary was run as: `adversarial`, or a user's own binary
+/// built on [`main`] (`attack`), for its help, its errors and the commands
+/// it prints.
+fn program_name() -> String {
+    std::env::args_os()
+        .next()
+        .as_deref()
+        .map(Path::new)
+        .and_then(Path::file_stem)
+        .and_then(|n| n.to_str())
+        .filter(|n| !n.is_empty())
+        .unwrap_or("adversarial")
+        .to_owned()
+}
+
+/// The command line under `name`: its usage lines, and every example in
+/// its help, say `name campaign`, not `adversarial campaign`.
+fn command_named(name: &str) -> clap::Command {
+    let renamed = |text: Option<&clap::builder::StyledStr>| {
+        text.map(|t| t.to_string().replace("adversarial ", &format!("{name} ")))
+    };
+    let rename = |mut command: clap::Command| {
+        if let Some(about) = renamed(command.get_about()) {
+            command = command.about(about);
+        }
+        if let Some(long_about) = renamed(command.get_long_about()) {
+            command = command.long_about(long_about);
+        }
+        command
+    };
+    // clap keeps names for the process's life; one command line per process.
+    let name: &'static str = String::leak(name.to_owned());
+    rename(Cli::command().name(name).bin_name(name)).mut_subcommands(rename)
+}
+
 /// The largest document `encode` reads: a scene's JSON is far smaller.
 const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
 
@@ -725,7 +761,12 @@ pub fn main_with_fixtures(
     // default hook would also print each one to standard error.
     std::panic::set_hook(Box::new(|_| {}));
     let registry = Registry { targets, fixtures };
-    let result = match Cli::parse().command {
+    let name = program_name();
+    let cli = command_named(&name)
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+        .unwrap_or_else(|e| e.exit());
+    let result = match cli.command {
         Command::Campaign(args) => run_campaign(registry, args),
         Command::Replay {
             target,
@@ -758,7 +799,7 @@ pub fn main_with_fixtures(
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(message) => {
-            eprintln!("adversarial: {message}");
+            eprintln!("{name}: {message}");
             ExitCode::from(2)
         }
     }

@@ -22,6 +22,9 @@ pub struct Settings {
     pub isolation: String,
     /// The command that reruns the campaign.
     pub command: String,
+    /// The program as it was run (`adversarial`, `target/release/attack`),
+    /// for the replay commands.
+    pub program: String,
 }
 
 /// The columns of a class row, as in the terminal table.
@@ -143,7 +146,7 @@ fn chart(report: &Report) -> String {
     svg
 }
 
-fn failure_section(out: &mut String, failure: &Failure, picture: Option<String>) {
+fn failure_section(out: &mut String, failure: &Failure, picture: Option<String>, program: &str) {
     let _ = writeln!(
         out,
         "<section class=\"failure\"><h3>{} / {}: {}</h3>",
@@ -161,7 +164,8 @@ fn failure_section(out: &mut String, failure: &Failure, picture: Option<String>)
         Some(file) => {
             let _ = writeln!(
                 out,
-                "<p>Replay: <code class=\"replay\">adversarial replay --target {} {}</code></p>",
+                "<p>Replay: <code class=\"replay\">{} replay --target {} {}</code></p>",
+                text(program),
                 text(failure.target),
                 text(&file.display().to_string())
             );
@@ -304,7 +308,7 @@ pub fn campaign_html(
         report.failures.len()
     );
     for failure in &report.failures {
-        failure_section(&mut out, failure, picture(failure));
+        failure_section(&mut out, failure, picture(failure), &settings.program);
     }
     let _ = writeln!(out, "</body></html>");
     out

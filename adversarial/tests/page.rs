@@ -53,6 +53,7 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
         budget: "2000 cases per target".into(),
         isolation: "in process".into(),
         command: "adversarial campaign --cases 2000 --seed 5".into(),
+        program: "attack".into(),
     };
     let html = campaign_html(&report, &settings, |failure| {
         failure_picture(&targets, failure)
@@ -137,6 +138,7 @@ fn one_failure_among_millions_of_cases_is_a_red_bar_a_reader_sees() {
         budget: "60 s".into(),
         isolation: "workers".into(),
         command: "adversarial campaign".into(),
+        program: "adversarial".into(),
     };
     let page = Html::parse_document(&campaign_html(&report, &settings, |_| None));
     let red: Vec<f64> = page
