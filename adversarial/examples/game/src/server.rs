@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Clients the server keeps state for; a datagram from any other address
@@ -238,8 +239,22 @@ impl Server {
     ///
     /// When the game socket fails with anything but a timeout.
     pub fn serve_until(&mut self, deadline: Instant) -> io::Result<&Stats> {
+        self.serve_until_stopped(&AtomicBool::new(false), deadline)
+    }
+
+    /// Serves until `stop` is set (by whoever drives the clients, when they
+    /// are done, however long that took) or `deadline` passes.
+    ///
+    /// # Errors
+    ///
+    /// When the game socket fails with anything but a timeout.
+    pub fn serve_until_stopped(
+        &mut self,
+        stop: &AtomicBool,
+        deadline: Instant,
+    ) -> io::Result<&Stats> {
         let mut buf = vec![0u8; DATAGRAM_BYTES];
-        while Instant::now() < deadline {
+        while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
             match self.socket.recv_from(&mut buf) {
                 Ok((len, from)) => self.handle(buf.get(..len).unwrap_or_default(), from),
                 Err(e)

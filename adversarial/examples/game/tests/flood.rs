@@ -6,18 +6,33 @@
 use adversarial::flood::{flood, FloodConfig};
 use game_protocol::server::{fingerprint, Server};
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// How long any server of these tests may live: a bound on the loop, not a
+/// budget the flood is expected to meet. Servers stop when told to.
+const AT_MOST: Duration = Duration::from_secs(120);
+
+/// A server thread that serves until `stop` is set (after the flood
+/// returns, however slow the machine), and hands the server back.
+fn serving(mut server: Server, stop: &Arc<AtomicBool>) -> JoinHandle<Server> {
+    let stop = Arc::clone(stop);
+    std::thread::spawn(move || {
+        server
+            .serve_until_stopped(&stop, Instant::now() + AT_MOST)
+            .unwrap();
+        server
+    })
+}
+
 #[test]
 fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
-    let mut server = Server::bind(0, 0).unwrap();
+    let server = Server::bind(0, 0).unwrap();
     let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
-    let until = Instant::now() + Duration::from_secs(4);
-    let serving = std::thread::spawn(move || {
-        server.serve_until(until).unwrap();
-        server
-    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let serving = serving(server, &stop);
     let config = FloodConfig {
         endpoint,
         control,
@@ -27,6 +42,7 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
         seed: 1,
     };
     let report = flood(&game_protocol::attack::game(), &config).unwrap();
+    stop.store(true, Ordering::Relaxed);
     let server = serving.join().expect("the server thread did not panic");
     let stats = server.stats();
     println!("{report:#?}\n{stats:#?}");
@@ -110,7 +126,12 @@ fn a_full_client_table_refuses_a_new_address_as_unknown_client() {
 
 /// A server that says `verdict` of every datagram on its control socket
 /// and acknowledges every one: the flood must catch it.
-fn lying_server(verdict: &'static str, until: Instant) -> (SocketAddr, SocketAddr, JoinHandle<()>) {
+fn lying_server(
+    verdict: &'static str,
+    stop: &Arc<AtomicBool>,
+) -> (SocketAddr, SocketAddr, JoinHandle<()>) {
+    let stop = Arc::clone(stop);
+    let until = Instant::now() + AT_MOST;
     let game = UdpSocket::bind("127.0.0.1:0").unwrap();
     let control = UdpSocket::bind("127.0.0.1:0").unwrap();
     let addrs = (game.local_addr().unwrap(), control.local_addr().unwrap());
@@ -121,7 +142,7 @@ fn lying_server(verdict: &'static str, until: Instant) -> (SocketAddr, SocketAdd
         let mut buf = vec![0u8; 65_536];
         let mut log = String::new();
         let mut request = [0u8; 16];
-        while Instant::now() < until {
+        while Instant::now() < until && !stop.load(Ordering::Relaxed) {
             if let Ok((len, from)) = game.recv_from(&mut buf) {
                 let print = fingerprint(&buf[..len]);
                 let _ = game.send_to(&print.to_le_bytes(), from);
@@ -144,8 +165,8 @@ fn lying_server(verdict: &'static str, until: Instant) -> (SocketAddr, SocketAdd
 #[test]
 fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
     for verdict in ["accepted", "past-end"] {
-        let (endpoint, control, serving) =
-            lying_server(verdict, Instant::now() + Duration::from_secs(2));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (endpoint, control, serving) = lying_server(verdict, &stop);
         let config = FloodConfig {
             endpoint,
             control,
@@ -155,6 +176,7 @@ fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
             seed: 2,
         };
         let report = flood(&game_protocol::attack::game(), &config).unwrap();
+        stop.store(true, Ordering::Relaxed);
         serving.join().unwrap();
         assert!(report.malicious.wrong > 0, "{verdict}: {report:?}");
         assert!(!report.passed(), "{verdict}");
@@ -189,24 +211,24 @@ fn the_flood_command_exits_0_1_or_2() {
             .output()
             .unwrap()
     };
-    let mut server = Server::bind(0, 0).unwrap();
+    let server = Server::bind(0, 0).unwrap();
     let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
-    let until = Instant::now() + Duration::from_secs(3);
-    let serving = std::thread::spawn(move || {
-        server.serve_until(until).unwrap();
-    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let server = serving(server, &stop);
     let output = flood_command(endpoint, control);
+    stop.store(true, Ordering::Relaxed);
     assert_eq!(
         output.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
-    serving.join().unwrap();
+    server.join().unwrap();
 
-    let (endpoint, control, serving) =
-        lying_server("accepted", Instant::now() + Duration::from_secs(3));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (endpoint, control, serving) = lying_server("accepted", &stop);
     let output = flood_command(endpoint, control);
+    stop.store(true, Ordering::Relaxed);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("WRONG"));
     serving.join().unwrap();
