@@ -1,6 +1,6 @@
 //! Aiming the harness at a codec whose reader can abort: `naia-serde`.
 //!
-//! `cargo run --release -p adversarial --example naia -- campaign --seconds 10`
+//! `cargo run --release -p gamepacket-adversarial --example naia -- campaign --seconds 10`
 //!
 //! A game message in naia-serde 0.25 (a list of ranged integers and a
 //! string), plugged in through `PlainCodec`. naia's list reader trusts the

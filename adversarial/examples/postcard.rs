@@ -1,6 +1,6 @@
 //! Aiming the harness at a codec from the registry: `postcard`.
 //!
-//! `cargo run --release -p adversarial --example postcard`
+//! `cargo run --release -p gamepacket-adversarial --example postcard`
 //!
 //! A game's input message, serialized with serde + postcard, is plugged in
 //! through `PlainCodec`, once with `postcard::from_bytes` as most code calls

@@ -81,7 +81,7 @@ fn every_corpus_file_means_what_its_golden_file_says() {
     );
     assert!(
         changed.is_empty(),
-        "{}\nIf the change is on purpose: cargo run -p adversarial -- seed-corpus --update-golden, then review the diff.",
+        "{}\nIf the change is on purpose: cargo run -p gamepacket-adversarial -- seed-corpus --update-golden, then review the diff.",
         changed.join("\n")
     );
     println!(

@@ -56,7 +56,7 @@ fn the_readme_opens_with_the_two_commands() {
     let text = readme();
     let (lang, first) = blocks(&text).into_iter().next().unwrap();
     assert_eq!(lang, "sh");
-    assert!(first[0].starts_with("cargo run --release -p adversarial -- campaign "));
+    assert!(first[0].starts_with("cargo run --release -p gamepacket-adversarial -- campaign "));
     assert!(first[1].starts_with("cargo test --workspace "));
     let ci = std::fs::read_to_string(Path::new(ROOT).join(".ci/run")).unwrap();
     assert!(

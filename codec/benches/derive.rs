@@ -5,7 +5,7 @@
 //! byte-identical; `benches/derive_instructions.rs` counts instructions on
 //! the same workloads.
 //!
-//! `cargo bench -p codec --bench derive`; the closing table is what
+//! `cargo bench -p gamepacket-codec --bench derive`; the closing table is what
 //! docs/BENCHMARKS.md records.
 
 #[path = "../../adversarial/benches/common/criterion_results.rs"]

@@ -2,7 +2,7 @@
 //! of `benches/derive.rs`: a count that does not move from run to run, for
 //! differences smaller than wall-clock noise.
 //!
-//! `cargo bench -p codec --bench derive_instructions [workload]` runs this
+//! `cargo bench -p gamepacket-codec --bench derive_instructions [workload]` runs this
 //! binary again under `valgrind --tool=cachegrind` for each workload,
 //! direction and implementation, once with no batch and once with
 //! `ITERATIONS` batches, and divides the difference in instructions

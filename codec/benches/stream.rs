@@ -4,7 +4,7 @@
 //! (range offsets, float quantization, range checks on read), so the
 //! comparison is between the bit layers.
 //!
-//! `cargo bench -p codec --bench stream`; the closing table is what
+//! `cargo bench -p gamepacket-codec --bench stream`; the closing table is what
 //! docs/BENCHMARKS.md shows.
 
 use bitstream_io::{BitRead, BitReader, BitWrite, BitWriter, LittleEndian};

@@ -1,7 +1,7 @@
 //! How many bits each scene strategy spends on saying which objects are
 //! present, next to the information-theoretic bound.
 //!
-//! `cargo run --release -p codec --example compactness`
+//! `cargo run --release -p gamepacket-codec --example compactness`
 //!
 //! For each density, 200 random scenes (fixed seed) of exactly
 //! `round(1024 * density)` objects at uniformly random indices, half of them

@@ -4,7 +4,7 @@
 //!
 //! The writers below stand in for the old builds: each writes its own
 //! revision's layout with the bare stream operations, independently of the
-//! codec's reader. `UPDATE_SAVE_FIXTURES=1 cargo test -p codec --test saves`
+//! codec's reader. `UPDATE_SAVE_FIXTURES=1 cargo test -p gamepacket-codec --test saves`
 //! rewrites the files; otherwise the test checks the files still hold
 //! exactly what each revision writes.
 

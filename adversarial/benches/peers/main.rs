@@ -2,7 +2,7 @@
 //! our codec next to bitcode, naia-serde and postcard, on the scenes
 //! protocol at four densities and on packets A, B and C, all in one run.
 //!
-//! `cargo bench -p adversarial --bench peers`; the closing tables are what
+//! `cargo bench -p gamepacket-adversarial --bench peers`; the closing tables are what
 //! docs/BENCHMARKS.md shows. One packet at a time, as a game sends them:
 //! encode into a reused buffer, decode from a slice. Each iteration sends a
 //! whole batch of different packets; figures are per packet.

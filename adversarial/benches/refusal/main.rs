@@ -2,7 +2,7 @@
 //! the time our reader takes to refuse malicious packets next to the time it
 //! takes to accept their valid twins (the samples they were made from).
 //!
-//! `cargo bench -p adversarial --bench refusal`; the closing table is what
+//! `cargo bench -p gamepacket-adversarial --bench refusal`; the closing table is what
 //! docs/BENCHMARKS.md shows. Each iteration reads a whole set of cases (or
 //! their twins, one twin per case, so the two sets weigh alike); a refusal
 //! must never cost more than an acceptance, per packet or per byte.

@@ -14,9 +14,9 @@
 //! each time, and read from 64 encodings in turn; the encodings are checked
 //! (size, values read back) before anything is timed.
 //!
-//! `cargo bench -p codec --bench reference`; the closing table is what
+//! `cargo bench -p gamepacket-codec --bench reference`; the closing table is what
 //! docs/BENCHMARKS.md records.
-//! `cargo bench -p codec --bench reference -- --instructions` counts the
+//! `cargo bench -p gamepacket-codec --bench reference -- --instructions` counts the
 //! instructions of each workload under cachegrind instead (one bitpacker
 //! pass, one packet), figures that repeat to the digit.
 
