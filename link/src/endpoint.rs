@@ -1,0 +1,531 @@
+//! One end of a connection: sends packets (as fragments when large),
+//! receives datagrams, refuses each that breaks a rule with its cause, and
+//! turns the peer's acks into "these of my packets arrived".
+
+use crate::config::{Config, ConfigError};
+use crate::estimates::Estimates;
+use crate::fragment::{FragmentHeader, FRAGMENT_HEADER_BYTES};
+use crate::header::{Header, MAX_HEADER_BYTES};
+use crate::reassembly::Reassembly;
+use crate::refusal::{Cause, Counters, Refusal};
+use crate::sequence::SequenceBuffer;
+use codec::DecodeError;
+
+/// An own packet, remembered for acks and estimates.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sent {
+    time: f64,
+    acked: bool,
+}
+
+/// What [`Endpoint::receive`] did with an accepted datagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Received {
+    /// A whole packet was handed to the application, which took it.
+    Delivered {
+        /// The packet's sequence.
+        sequence: u16,
+    },
+    /// A whole packet was handed to the application, which declined it: it
+    /// is not acknowledged, and may arrive again.
+    Declined {
+        /// The packet's sequence.
+        sequence: u16,
+    },
+    /// A fragment was stored; the packet is not whole yet.
+    Stored {
+        /// The packet's sequence.
+        sequence: u16,
+        /// Fragments stored so far.
+        stored: u16,
+        /// Fragments the packet has.
+        count: u16,
+    },
+}
+
+/// Why a packet was not sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendError {
+    /// Larger than `max_packet_size`.
+    TooLarge {
+        /// The packet's length.
+        len: usize,
+        /// The configuration's `max_packet_size`.
+        max: usize,
+    },
+    /// A packet of no bytes (the reference sends none either).
+    Empty,
+    /// A packet that would need more than `max_fragments` fragments.
+    TooManyFragments {
+        /// The packet's length.
+        len: usize,
+        /// The most bytes `max_fragments` fragments carry.
+        max: usize,
+    },
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::TooLarge { len, max } => {
+                write!(
+                    f,
+                    "a packet of {len} bytes is larger than max_packet_size {max}"
+                )
+            }
+            Self::Empty => f.write_str("a packet of no bytes"),
+            Self::TooManyFragments { len, max } => write!(
+                f,
+                "a packet of {len} bytes needs more fragments than max_fragments carry ({max} bytes)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// One end of a reliable 1.0 connection. Its memory is fixed by its
+/// [`Config`] when it is made, whatever arrives (see
+/// [`Endpoint::memory_bound`]).
+#[derive(Debug)]
+pub struct Endpoint {
+    config: Config,
+    time: f64,
+    sequence: u16,
+    sent: SequenceBuffer<Sent>,
+    received: SequenceBuffer<()>,
+    reassembly: SequenceBuffer<Reassembly>,
+    acks: Vec<u16>,
+    transmit: Vec<u8>,
+    estimates: Estimates,
+    counters: Counters,
+}
+
+/// A refusal of `cause` at byte `at` of field `field`.
+const fn refused(cause: Cause, at: usize, field: &'static str) -> Refusal {
+    Refusal { cause, at, field }
+}
+
+/// A packet header's read error as the refusal it is, `offset` bytes into
+/// the datagram (0 for a regular packet, after the fragment header for
+/// fragment 0).
+fn header_refusal(error: DecodeError, offset: usize) -> Refusal {
+    let byte = |bit: u64| offset.saturating_add(usize::try_from(bit / 8).unwrap_or(usize::MAX));
+    let field = |bit: u64| match bit {
+        0..=7 => "prefix",
+        8..=23 => "sequence",
+        24..=31 => "ack",
+        _ => "ack_bits",
+    };
+    match error {
+        DecodeError::PastEnd { at } => refused(Cause::TooShort, byte(at), field(at)),
+        DecodeError::OutOfRange { at: 0 } => refused(Cause::NonCanonicalHeader, offset, "prefix"),
+        DecodeError::OutOfRange { at } => refused(Cause::ReservedBits, byte(at), field(at)),
+        DecodeError::NonCanonical { at } => refused(Cause::NonCanonicalHeader, byte(at), field(at)),
+        _ => refused(Cause::NonCanonicalHeader, offset, "prefix"),
+    }
+}
+
+impl Endpoint {
+    /// An endpoint whose clock reads `time` (seconds, any origin).
+    ///
+    /// # Errors
+    ///
+    /// A configuration [`Config::validate`] refuses.
+    pub fn new(config: Config, time: f64) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Self {
+            time: if time.is_finite() { time } else { 0.0 },
+            sequence: 0,
+            sent: SequenceBuffer::new(config.sent_packets_buffer_size),
+            received: SequenceBuffer::new(config.received_packets_buffer_size),
+            reassembly: SequenceBuffer::new(config.fragment_reassembly_buffer_size),
+            acks: Vec::with_capacity(config.ack_buffer_size),
+            transmit: vec![0; config.max_datagram_bytes()],
+            estimates: Estimates::new(
+                config.rtt_history_size,
+                config.rtt_smoothing_factor,
+                config.packet_loss_smoothing_factor,
+            ),
+            counters: Counters::default(),
+            config,
+        })
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub const fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The sequence the next packet sent gets.
+    #[must_use]
+    pub const fn next_sequence(&self) -> u16 {
+        self.sequence
+    }
+
+    /// Starts sending at `sequence` instead of 0 (to test the wrap, or to
+    /// resume).
+    pub fn set_next_sequence(&mut self, sequence: u16) {
+        self.sequence = sequence;
+    }
+
+    /// What the endpoint did, counted.
+    #[must_use]
+    pub const fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Own packets the peer acknowledged since the last
+    /// [`Endpoint::clear_acks`], in the order the acks arrived.
+    #[must_use]
+    pub fn acks(&self) -> &[u16] {
+        &self.acks
+    }
+
+    /// Forgets the acks reported so far.
+    pub fn clear_acks(&mut self) {
+        self.acks.clear();
+    }
+
+    /// The smoothed round trip, in milliseconds.
+    #[must_use]
+    pub const fn rtt(&self) -> f32 {
+        self.estimates.rtt()
+    }
+
+    /// The round-trip and packet-loss estimates.
+    #[must_use]
+    pub const fn estimates(&self) -> &Estimates {
+        &self.estimates
+    }
+
+    /// The most bytes the endpoint holds besides its fixed state: its
+    /// reassembly buffers full, its transmit buffer, its windows and its
+    /// acks. Nothing a peer sends makes it hold more.
+    #[must_use]
+    pub fn memory_bound(&self) -> usize {
+        let windows = usize::from(self.config.sent_packets_buffer_size)
+            .saturating_mul(
+                std::mem::size_of::<Option<u16>>().saturating_add(std::mem::size_of::<Sent>()),
+            )
+            .saturating_add(
+                usize::from(self.config.received_packets_buffer_size)
+                    .saturating_mul(std::mem::size_of::<Option<u16>>()),
+            )
+            .saturating_add(
+                usize::from(self.config.fragment_reassembly_buffer_size)
+                    .saturating_mul(std::mem::size_of::<Reassembly>().saturating_add(8)),
+            );
+        self.config
+            .reassembly_bytes()
+            .saturating_add(self.config.max_datagram_bytes())
+            .saturating_add(windows)
+            .saturating_add(self.config.ack_buffer_size.saturating_mul(2))
+            .saturating_add(self.config.rtt_history_size.saturating_mul(4))
+    }
+
+    /// Advances the clock to `time` (seconds) and updates the estimates. A
+    /// time that is not finite is ignored.
+    pub fn update(&mut self, time: f64) {
+        if time.is_finite() {
+            self.time = time;
+        }
+        // The oldest half of the sent window: old enough to have been acked.
+        let window = self.config.sent_packets_buffer_size;
+        let base = self.sent.next().wrapping_sub(window).wrapping_add(1);
+        let (mut sent, mut dropped) = (0u32, 0u32);
+        for i in 0..window / 2 {
+            if let Some(packet) = self.sent.get(base.wrapping_add(i)) {
+                sent = sent.saturating_add(1);
+                dropped = dropped.saturating_add(u32::from(!packet.acked));
+            }
+        }
+        self.estimates.update(sent, dropped);
+    }
+
+    /// Sends `payload` as one datagram, or as fragments when it is larger
+    /// than `fragment_above`, handing each datagram to `transmit`; returns
+    /// the packet's sequence.
+    ///
+    /// # Errors
+    ///
+    /// A payload of no bytes, one larger than `max_packet_size`, or one
+    /// that needs more than `max_fragments` fragments.
+    pub fn send(
+        &mut self,
+        payload: &[u8],
+        mut transmit: impl FnMut(&[u8]),
+    ) -> Result<u16, SendError> {
+        if payload.is_empty() {
+            return Err(SendError::Empty);
+        }
+        if payload.len() > self.config.max_packet_size {
+            return Err(SendError::TooLarge {
+                len: payload.len(),
+                max: self.config.max_packet_size,
+            });
+        }
+        let fragments_carry = self
+            .config
+            .max_fragments
+            .saturating_mul(self.config.fragment_size);
+        if payload.len() > self.config.fragment_above && payload.len() > fragments_carry {
+            return Err(SendError::TooManyFragments {
+                len: payload.len(),
+                max: fragments_carry,
+            });
+        }
+        let sequence = self.sequence;
+        self.sequence = self.sequence.wrapping_add(1);
+        let (ack, ack_bits) = self.received.ack_bits();
+        let header = Header {
+            sequence,
+            ack,
+            ack_bits,
+        };
+        if let Some(sent) = self.sent.insert(sequence) {
+            *sent = Sent {
+                time: self.time,
+                acked: false,
+            };
+        }
+        let mut header_bytes = [0u8; MAX_HEADER_BYTES];
+        let header_len = header.write(&mut header_bytes).unwrap_or(0);
+        let header_bytes = header_bytes.get(..header_len).unwrap_or_default();
+        if payload.len() <= self.config.fragment_above {
+            if let Some(datagram) = self.assemble(&[header_bytes, payload]) {
+                transmit(datagram);
+            }
+        } else {
+            let count = payload.len().div_ceil(self.config.fragment_size);
+            let count16 = u16::try_from(count).unwrap_or(u16::MAX);
+            for (id, data) in payload.chunks(self.config.fragment_size).enumerate() {
+                let fragment = FragmentHeader {
+                    sequence,
+                    id: u8::try_from(id).unwrap_or(u8::MAX),
+                    count: count16,
+                };
+                let mut fragment_bytes = [0u8; FRAGMENT_HEADER_BYTES];
+                let _ = fragment.write(&mut fragment_bytes);
+                let embedded = if id == 0 { header_bytes } else { &[] };
+                if let Some(datagram) = self.assemble(&[&fragment_bytes, embedded, data]) {
+                    transmit(datagram);
+                }
+                self.counters.fragments_sent = self.counters.fragments_sent.saturating_add(1);
+            }
+        }
+        self.counters.packets_sent = self.counters.packets_sent.saturating_add(1);
+        Ok(sequence)
+    }
+
+    /// `parts` one after another in the transmit buffer.
+    fn assemble(&mut self, parts: &[&[u8]]) -> Option<&[u8]> {
+        let mut len = 0usize;
+        for part in parts {
+            let end = len.checked_add(part.len())?;
+            self.transmit.get_mut(len..end)?.copy_from_slice(part);
+            len = end;
+        }
+        self.transmit.get(..len)
+    }
+
+    /// Receives one datagram. A whole packet (a regular one, or the last
+    /// fragment of one) goes to `deliver` with its sequence; when `deliver`
+    /// returns true the packet counts as received, is acknowledged to the
+    /// peer, and its acks are taken.
+    ///
+    /// # Errors
+    ///
+    /// A datagram that breaks a rule of reliable 1.0 (or one of ours: every
+    /// accepted datagram is the one encoding of what it says), with its
+    /// cause; each refusal is counted in [`Endpoint::counters`].
+    pub fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: impl FnMut(u16, &[u8]) -> bool,
+    ) -> Result<Received, Refusal> {
+        let result = self.receive_datagram(datagram, deliver);
+        if let Err(refusal) = &result {
+            self.counters.refuse(refusal.cause);
+        }
+        result
+    }
+
+    fn receive_datagram(
+        &mut self,
+        datagram: &[u8],
+        deliver: impl FnMut(u16, &[u8]) -> bool,
+    ) -> Result<Received, Refusal> {
+        let Some(first) = datagram.first() else {
+            return Err(refused(Cause::Empty, 0, "prefix"));
+        };
+        if datagram.len() > self.config.max_datagram_bytes() {
+            return Err(refused(
+                Cause::PacketTooLarge,
+                self.config.max_datagram_bytes(),
+                "data",
+            ));
+        }
+        if first & 1 == 0 {
+            let (header, len) = Header::read(datagram).map_err(|e| header_refusal(e, 0))?;
+            let payload = datagram.get(len..).unwrap_or_default();
+            self.accept_packet(header, payload, len, deliver)
+        } else {
+            self.receive_fragment(datagram, deliver)
+        }
+    }
+
+    /// A whole packet: the window's rules, then the application, then the
+    /// acks it carries.
+    fn accept_packet(
+        &mut self,
+        header: Header,
+        payload: &[u8],
+        at: usize,
+        mut deliver: impl FnMut(u16, &[u8]) -> bool,
+    ) -> Result<Received, Refusal> {
+        let sequence = header.sequence;
+        if payload.len() > self.config.max_packet_size {
+            return Err(refused(Cause::PacketTooLarge, at, "payload"));
+        }
+        if self.received.is_stale(sequence) {
+            return Err(refused(Cause::StalePacket, 1, "sequence"));
+        }
+        if self.received.contains(sequence) {
+            return Err(refused(Cause::DuplicatePacket, 1, "sequence"));
+        }
+        if !deliver(sequence, payload) {
+            self.counters.packets_declined = self.counters.packets_declined.saturating_add(1);
+            return Ok(Received::Declined { sequence });
+        }
+        self.counters.packets_delivered = self.counters.packets_delivered.saturating_add(1);
+        self.received.insert(sequence);
+        self.reassembly.advance(sequence);
+        self.take_acks(header);
+        Ok(Received::Delivered { sequence })
+    }
+
+    /// The peer's acks: each own packet it names, still remembered and not
+    /// yet acked, is acked once, with its round trip.
+    fn take_acks(&mut self, header: Header) {
+        for i in 0..32u16 {
+            if header.ack_bits & (1u32 << i) == 0 {
+                continue;
+            }
+            let acked = header.ack.wrapping_sub(i);
+            let Some(sent) = self.sent.get_mut(acked) else {
+                continue;
+            };
+            if sent.acked {
+                continue;
+            }
+            if self.acks.len() >= self.config.ack_buffer_size {
+                self.counters.acks_dropped = self.counters.acks_dropped.saturating_add(1);
+                continue;
+            }
+            sent.acked = true;
+            let sent_at = sent.time;
+            self.acks.push(acked);
+            self.counters.packets_acked = self.counters.packets_acked.saturating_add(1);
+            self.estimates.sample(acked, sent_at, self.time);
+        }
+    }
+
+    fn receive_fragment(
+        &mut self,
+        datagram: &[u8],
+        deliver: impl FnMut(u16, &[u8]) -> bool,
+    ) -> Result<Received, Refusal> {
+        let fragment = FragmentHeader::read(datagram).map_err(|e| match e {
+            DecodeError::PastEnd { .. } => {
+                refused(Cause::TooShort, datagram.len(), "fragment header")
+            }
+            _ => refused(Cause::FragmentPrefix, 0, "prefix"),
+        })?;
+        if usize::from(fragment.count) > self.config.max_fragments {
+            return Err(refused(Cause::TooManyFragments, 4, "count_minus_1"));
+        }
+        if u16::from(fragment.id) >= fragment.count {
+            return Err(refused(Cause::FragmentIdOutOfRange, 3, "fragment_id"));
+        }
+        let mut data_at = FRAGMENT_HEADER_BYTES;
+        let mut header = None;
+        if fragment.id == 0 {
+            let rest = datagram.get(FRAGMENT_HEADER_BYTES..).unwrap_or_default();
+            let (embedded, len) =
+                Header::read(rest).map_err(|e| header_refusal(e, FRAGMENT_HEADER_BYTES))?;
+            if embedded.sequence != fragment.sequence {
+                return Err(refused(
+                    Cause::SequenceMismatch,
+                    FRAGMENT_HEADER_BYTES.saturating_add(1),
+                    "sequence",
+                ));
+            }
+            data_at = data_at.saturating_add(len);
+            header = Some(embedded);
+        }
+        let data = datagram.get(data_at..).unwrap_or_default();
+        let size = self.config.fragment_size;
+        let last = u16::from(fragment.id).saturating_add(1) == fragment.count;
+        if data.len() > size {
+            return Err(refused(Cause::FragmentTooLong, data_at, "data"));
+        }
+        if (!last && data.len() != size) || data.is_empty() {
+            return Err(refused(Cause::FragmentTooShort, data_at, "data"));
+        }
+        let sequence = fragment.sequence;
+        if self.received.contains(sequence) {
+            return Err(refused(Cause::AlreadyReceived, 1, "sequence"));
+        }
+        let entry = match self.reassembly.get_mut(sequence) {
+            Some(entry) => entry,
+            None => {
+                let Some(entry) = self.reassembly.insert(sequence) else {
+                    return Err(refused(Cause::StaleFragment, 1, "sequence"));
+                };
+                entry.reset(fragment.count, size);
+                self.received.advance(sequence);
+                // The insert above made the slot; the borrow ends with it.
+                match self.reassembly.get_mut(sequence) {
+                    Some(entry) => entry,
+                    None => return Err(refused(Cause::StaleFragment, 1, "sequence")),
+                }
+            }
+        };
+        if entry.count != fragment.count {
+            return Err(refused(Cause::CountMismatch, 4, "count_minus_1"));
+        }
+        if entry.has(fragment.id) {
+            return Err(refused(Cause::DuplicateFragment, 3, "fragment_id"));
+        }
+        if !entry.store(fragment.id, data, size) {
+            return Err(refused(Cause::FragmentTooLong, data_at, "data"));
+        }
+        if header.is_some() {
+            entry.header = header;
+        }
+        self.counters.fragments_stored = self.counters.fragments_stored.saturating_add(1);
+        if !entry.is_complete() {
+            return Ok(Received::Stored {
+                sequence,
+                stored: entry.stored,
+                count: entry.count,
+            });
+        }
+        let whole = entry.header.unwrap_or(Header {
+            sequence,
+            ..Header::default()
+        });
+        // Taken out of its slot while it is delivered, then put back for
+        // reuse: the buffer stays with the endpoint.
+        let mut done = std::mem::take(entry);
+        self.reassembly.remove(sequence);
+        let result = self.accept_packet(whole, done.payload(), data_at, deliver);
+        done.count = 0;
+        if let Some(slot) = self.reassembly.slot_value(sequence) {
+            *slot = done;
+        }
+        result
+    }
+}

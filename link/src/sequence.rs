@@ -1,0 +1,164 @@
+//! Sequence numbers that wrap at 16 bits, and the fixed-size buffers they
+//! index: what was sent, what arrived, what is being reassembled.
+
+/// Whether `a` is newer than `b`: ahead of it by less than half the range,
+/// or by exactly half when `a` is the larger number (the reference's rule,
+/// so that both ends agree at the boundary).
+#[must_use]
+pub const fn newer(a: u16, b: u16) -> bool {
+    let ahead = a.wrapping_sub(b);
+    ahead != 0 && (ahead < 32768 || (ahead == 32768 && a > b))
+}
+
+/// One slot: the sequence it holds, if any, and its value. A removed
+/// slot keeps its value, so that a buffer it owns is reused, not freed.
+#[derive(Debug)]
+struct Slot<T> {
+    sequence: Option<u16>,
+    value: T,
+}
+
+/// A ring of `len` slots indexed by `sequence % len`, that remembers the
+/// newest sequence inserted: a sequence more than `len` older than it is
+/// stale. Every slot is allocated when the buffer is made.
+#[derive(Debug)]
+pub struct SequenceBuffer<T> {
+    /// One past the newest sequence inserted or advanced to.
+    next: u16,
+    slots: Vec<Slot<T>>,
+}
+
+impl<T: Default> SequenceBuffer<T> {
+    /// `len` slots (at least one), all empty.
+    #[must_use]
+    pub fn new(len: u16) -> Self {
+        let len = len.max(1);
+        Self {
+            next: 0,
+            slots: (0..len)
+                .map(|_| Slot {
+                    sequence: None,
+                    value: T::default(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<T> SequenceBuffer<T> {
+    fn index(&self, sequence: u16) -> usize {
+        usize::from(sequence)
+            .checked_rem(self.slots.len())
+            .unwrap_or(0)
+    }
+
+    fn len16(&self) -> u16 {
+        u16::try_from(self.slots.len()).unwrap_or(u16::MAX)
+    }
+
+    /// One past the newest sequence inserted or advanced to.
+    #[must_use]
+    pub const fn next(&self) -> u16 {
+        self.next
+    }
+
+    /// Whether `sequence` is older than the window: more than the buffer's
+    /// length behind the newest.
+    #[must_use]
+    pub fn is_stale(&self, sequence: u16) -> bool {
+        newer(self.next.wrapping_sub(self.len16()), sequence)
+    }
+
+    /// Moves the window so that `sequence` is the newest, emptying the
+    /// slots it passes over; nothing when it is not newer.
+    pub fn advance(&mut self, sequence: u16) {
+        if !newer(sequence.wrapping_add(1), self.next) {
+            return;
+        }
+        let passed = usize::from(sequence.wrapping_sub(self.next)).saturating_add(1);
+        if passed < self.slots.len() {
+            for step in 0..passed {
+                let at = self.index(self.next.wrapping_add(step as u16));
+                if let Some(slot) = self.slots.get_mut(at) {
+                    slot.sequence = None;
+                }
+            }
+        } else {
+            for slot in &mut self.slots {
+                slot.sequence = None;
+            }
+        }
+        self.next = sequence.wrapping_add(1);
+    }
+
+    /// The slot for `sequence`, marked as holding it, with whatever value
+    /// it held before (the caller resets what it needs); `None` when
+    /// `sequence` is stale.
+    pub fn insert(&mut self, sequence: u16) -> Option<&mut T> {
+        if self.is_stale(sequence) {
+            return None;
+        }
+        self.advance(sequence);
+        let at = self.index(sequence);
+        let slot = self.slots.get_mut(at)?;
+        slot.sequence = Some(sequence);
+        Some(&mut slot.value)
+    }
+
+    /// Whether the buffer holds `sequence`.
+    #[must_use]
+    pub fn contains(&self, sequence: u16) -> bool {
+        self.get(sequence).is_some()
+    }
+
+    /// The value held for `sequence`.
+    #[must_use]
+    pub fn get(&self, sequence: u16) -> Option<&T> {
+        self.slots
+            .get(self.index(sequence))
+            .filter(|slot| slot.sequence == Some(sequence))
+            .map(|slot| &slot.value)
+    }
+
+    /// The value held for `sequence`, to change.
+    pub fn get_mut(&mut self, sequence: u16) -> Option<&mut T> {
+        let at = self.index(sequence);
+        self.slots
+            .get_mut(at)
+            .filter(|slot| slot.sequence == Some(sequence))
+            .map(|slot| &mut slot.value)
+    }
+
+    /// Empties the slot of `sequence`, keeping its value for reuse.
+    pub fn remove(&mut self, sequence: u16) {
+        let at = self.index(sequence);
+        if let Some(slot) = self.slots.get_mut(at) {
+            if slot.sequence == Some(sequence) {
+                slot.sequence = None;
+            }
+        }
+    }
+
+    /// The newest sequence (`next - 1`) and a bit per sequence behind it:
+    /// bit `i` set when `ack - i` is held, for `i` in `0..32`.
+    #[must_use]
+    pub fn ack_bits(&self) -> (u16, u32) {
+        let ack = self.next.wrapping_sub(1);
+        let bits = (0..32u16)
+            .filter(|&i| self.contains(ack.wrapping_sub(i)))
+            .fold(0u32, |bits, i| bits | (1 << i));
+        (ack, bits)
+    }
+
+    /// The value in `sequence`'s slot, held or not: to put back a value
+    /// taken out of it.
+    pub fn slot_value(&mut self, sequence: u16) -> Option<&mut T> {
+        let at = self.index(sequence);
+        self.slots.get_mut(at).map(|slot| &mut slot.value)
+    }
+
+    /// Every value, held or not (the memory the buffer owns).
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().map(|slot| &slot.value)
+    }
+}
