@@ -1,0 +1,352 @@
+//! What a receiver owes (../docs/RELIABLE.md, "Refusals"): for each rule, a
+//! datagram (or a short sequence) that breaks it is refused with its cause,
+//! counted once, and nothing is delivered; beside it, the datagram that
+//! keeps the rule is accepted, so each test fails if the check is removed.
+
+use link::{Cause, Config, Endpoint, FragmentHeader, Header, Received, FRAGMENT_HEADER_BYTES};
+
+/// Fragments of 100 bytes, at most 4 of them, packets up to 350 bytes.
+fn config() -> Config {
+    Config {
+        max_packet_size: 350,
+        fragment_above: 100,
+        fragment_size: 100,
+        max_fragments: 4,
+        fragment_reassembly_buffer_size: 8,
+        received_packets_buffer_size: 16,
+        ..Config::default()
+    }
+}
+
+fn endpoint() -> Endpoint {
+    Endpoint::new(config(), 0.0).unwrap()
+}
+
+/// A regular packet: its header, then `payload`.
+fn packet(sequence: u16, payload: &[u8]) -> Vec<u8> {
+    let header = Header {
+        sequence,
+        ack: sequence.wrapping_sub(1),
+        ack_bits: 0,
+    };
+    let mut out = vec![0u8; 16];
+    let len = header.write(&mut out).unwrap();
+    out.truncate(len);
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Fragment `id` of `count` of packet `sequence`, carrying `data` (and the
+/// packet header when `id` is 0).
+fn fragment(sequence: u16, id: u8, count: u16, data: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; FRAGMENT_HEADER_BYTES];
+    FragmentHeader {
+        sequence,
+        id,
+        count,
+    }
+    .write(&mut out)
+    .unwrap();
+    if id == 0 {
+        out.extend_from_slice(&packet(sequence, &[])[..]);
+    }
+    out.extend_from_slice(data);
+    out
+}
+
+/// Receives `datagram`; the refusal's cause, or None when accepted.
+fn cause(endpoint: &mut Endpoint, datagram: &[u8]) -> Option<Cause> {
+    endpoint
+        .receive(datagram, |_, _| true)
+        .err()
+        .map(|r| r.cause)
+}
+
+/// `bad` is refused for `want` and counted once, with nothing delivered;
+/// `good`, on a fresh endpoint after the same `before`, is accepted.
+fn owed(before: &[Vec<u8>], bad: &[u8], good: &[u8], want: Cause) {
+    let mut refusing = endpoint();
+    for datagram in before {
+        assert_eq!(cause(&mut refusing, datagram), None, "setting up");
+    }
+    let delivered_before = refusing.counters().packets_delivered;
+    let refusal = refusing.receive(bad, |_, _| true).unwrap_err();
+    assert_eq!(refusal.cause, want, "{refusal}");
+    assert_eq!(refusing.counters().refused(want), 1);
+    assert_eq!(refusing.counters().refused_total(), 1);
+    assert_eq!(refusing.counters().packets_delivered, delivered_before);
+    let mut accepting = endpoint();
+    for datagram in before {
+        assert_eq!(cause(&mut accepting, datagram), None, "setting up");
+    }
+    assert_eq!(
+        cause(&mut accepting, good),
+        None,
+        "the datagram that keeps the rule"
+    );
+}
+
+#[test]
+fn an_empty_datagram() {
+    owed(&[], &[], &packet(0, b"x"), Cause::Empty);
+}
+
+#[test]
+fn a_datagram_too_short_for_its_header() {
+    let good = packet(300, b"");
+    for cut in 1..good.len() {
+        owed(&[], &good[..cut], &good, Cause::TooShort);
+    }
+    let good = fragment(1, 1, 2, &[5; 100]);
+    for cut in 1..FRAGMENT_HEADER_BYTES {
+        owed(&[], &good[..cut], &good, Cause::TooShort);
+    }
+    // Fragment 0's packet header cut short.
+    let good = fragment(1, 0, 2, &[5; 100]);
+    owed(
+        &[],
+        &good[..FRAGMENT_HEADER_BYTES + 2],
+        &good,
+        Cause::TooShort,
+    );
+}
+
+#[test]
+fn a_header_with_bits_6_or_7_set() {
+    let good = packet(3, b"abc");
+    for bit in [6, 7] {
+        let mut bad = good.clone();
+        bad[0] |= 1 << bit;
+        owed(&[], &bad, &good, Cause::ReservedBits);
+    }
+}
+
+#[test]
+fn a_header_that_is_not_the_one_encoding_of_its_triple() {
+    // An ack_bits byte of 0xFF sent, though its absence says the same.
+    let header = Header {
+        sequence: 9,
+        ack: 8,
+        ack_bits: 0x0000_00FF,
+    };
+    let mut good = vec![0u8; 16];
+    let len = header.write(&mut good).unwrap();
+    good.truncate(len);
+    // Prefix bit 1 says byte 0 is sent; insert it as 0xFF after the ack.
+    let mut bad = good.clone();
+    bad[0] |= 1 << 1;
+    bad.insert(4, 0xFF);
+    owed(&[], &bad, &good, Cause::NonCanonicalHeader);
+    // The ack in two bytes when the difference fits in one.
+    let mut long = good.clone();
+    long[0] &= !(1 << 5);
+    long.splice(3..4, 8u16.to_le_bytes());
+    owed(&[], &long, &good, Cause::NonCanonicalHeader);
+}
+
+#[test]
+fn a_fragment_prefix_other_than_exactly_1() {
+    let good = fragment(1, 1, 2, &[5; 100]);
+    for prefix in [3u8, 5, 0xFF] {
+        let mut bad = good.clone();
+        bad[0] = prefix;
+        owed(&[], &bad, &good, Cause::FragmentPrefix);
+    }
+}
+
+#[test]
+fn a_fragment_count_above_max_fragments() {
+    let good = fragment(1, 1, 4, &[5; 100]);
+    owed(
+        &[],
+        &fragment(1, 1, 5, &[5; 100]),
+        &good,
+        Cause::TooManyFragments,
+    );
+    owed(
+        &[],
+        &fragment(1, 1, 256, &[5; 100]),
+        &good,
+        Cause::TooManyFragments,
+    );
+}
+
+#[test]
+fn a_fragment_id_not_below_its_count() {
+    let good = fragment(1, 1, 2, &[5; 50]);
+    owed(
+        &[],
+        &fragment(1, 2, 2, &[5; 50]),
+        &good,
+        Cause::FragmentIdOutOfRange,
+    );
+}
+
+#[test]
+fn fragment_0_s_packet_header_non_canonical_or_of_another_sequence() {
+    let good = fragment(7, 0, 2, &[5; 100]);
+    let mut other = fragment(8, 0, 2, &[5; 100]);
+    other[1..3].copy_from_slice(&7u16.to_le_bytes());
+    owed(&[], &other, &good, Cause::SequenceMismatch);
+    let mut reserved = good.clone();
+    reserved[FRAGMENT_HEADER_BYTES] |= 1 << 7;
+    owed(&[], &reserved, &good, Cause::ReservedBits);
+    // An embedded header that says it is a fragment.
+    let mut fragment_bit = good.clone();
+    fragment_bit[FRAGMENT_HEADER_BYTES] |= 1;
+    owed(&[], &fragment_bit, &good, Cause::NonCanonicalHeader);
+}
+
+#[test]
+fn fragment_data_longer_than_fragment_size() {
+    owed(
+        &[],
+        &fragment(1, 1, 2, &[5; 101]),
+        &fragment(1, 1, 2, &[5; 100]),
+        Cause::FragmentTooLong,
+    );
+    owed(
+        &[],
+        &fragment(1, 0, 2, &[5; 101]),
+        &fragment(1, 0, 2, &[5; 100]),
+        Cause::FragmentTooLong,
+    );
+}
+
+#[test]
+fn a_fragment_but_the_last_shorter_than_fragment_size_or_an_empty_last() {
+    owed(
+        &[],
+        &fragment(1, 0, 2, &[5; 99]),
+        &fragment(1, 0, 2, &[5; 100]),
+        Cause::FragmentTooShort,
+    );
+    owed(
+        &[],
+        &fragment(1, 1, 2, &[]),
+        &fragment(1, 1, 2, &[5]),
+        Cause::FragmentTooShort,
+    );
+}
+
+#[test]
+fn a_fragment_whose_count_differs_from_the_first_seen() {
+    let first = vec![fragment(1, 0, 3, &[5; 100])];
+    owed(
+        &first,
+        &fragment(1, 1, 2, &[5; 100]),
+        &fragment(1, 1, 3, &[5; 100]),
+        Cause::CountMismatch,
+    );
+}
+
+#[test]
+fn a_fragment_already_received() {
+    let first = vec![fragment(1, 0, 3, &[5; 100])];
+    owed(
+        &first,
+        &fragment(1, 0, 3, &[5; 100]),
+        &fragment(1, 1, 3, &[5; 100]),
+        Cause::DuplicateFragment,
+    );
+}
+
+#[test]
+fn a_fragment_of_a_packet_already_received() {
+    let whole = vec![fragment(1, 0, 2, &[5; 100]), fragment(1, 1, 2, &[6; 10])];
+    owed(
+        &whole,
+        &fragment(1, 1, 2, &[6; 10]),
+        &fragment(2, 1, 2, &[6; 10]),
+        Cause::AlreadyReceived,
+    );
+}
+
+#[test]
+fn a_fragment_too_old_for_the_reassembly_window() {
+    // The window holds 8 packets: after a fragment of packet 100, one of
+    // packet 92 is stale and one of 93 is not.
+    let newest = vec![fragment(100, 1, 2, &[5; 10])];
+    owed(
+        &newest,
+        &fragment(92, 1, 2, &[5; 10]),
+        &fragment(93, 1, 2, &[5; 10]),
+        Cause::StaleFragment,
+    );
+}
+
+#[test]
+fn a_packet_larger_than_max_packet_size() {
+    owed(
+        &[],
+        &packet(1, &[1; 351]),
+        &packet(1, &[1; 100]),
+        Cause::PacketTooLarge,
+    );
+    // Four fragments carry 400 bytes; the packet may have 350.
+    let three = vec![
+        fragment(1, 0, 4, &[5; 100]),
+        fragment(1, 1, 4, &[5; 100]),
+        fragment(1, 2, 4, &[5; 100]),
+    ];
+    owed(
+        &three,
+        &fragment(1, 3, 4, &[5; 51]),
+        &fragment(1, 3, 4, &[5; 50]),
+        Cause::PacketTooLarge,
+    );
+    // A datagram longer than any this configuration sends.
+    owed(
+        &[],
+        &vec![0; 2000],
+        &packet(1, &[1; 100]),
+        Cause::PacketTooLarge,
+    );
+}
+
+#[test]
+fn a_packet_too_old_for_the_received_window() {
+    // The window holds 16 packets: after packet 100, 84 is stale.
+    let newest = vec![packet(100, b"n")];
+    owed(
+        &newest,
+        &packet(84, b"o"),
+        &packet(85, b"o"),
+        Cause::StalePacket,
+    );
+}
+
+#[test]
+fn a_packet_already_received() {
+    let first = vec![packet(5, b"once")];
+    owed(
+        &first,
+        &packet(5, b"once"),
+        &packet(6, b"once"),
+        Cause::DuplicatePacket,
+    );
+}
+
+#[test]
+fn a_declined_packet_is_not_acknowledged_and_may_come_again() {
+    let mut endpoint = endpoint();
+    let datagram = packet(5, b"later");
+    assert_eq!(
+        endpoint.receive(&datagram, |_, _| false),
+        Ok(Received::Declined { sequence: 5 })
+    );
+    assert_eq!(
+        endpoint.receive(&datagram, |_, _| true),
+        Ok(Received::Delivered { sequence: 5 })
+    );
+    assert_eq!(endpoint.counters().packets_declined, 1);
+}
+
+#[test]
+fn every_cause_has_a_test_here() {
+    let source = include_str!("refusals.rs");
+    for cause in Cause::ALL {
+        let name = format!("Cause::{cause:?}");
+        assert!(source.contains(&name), "no test owes {name}");
+    }
+}
