@@ -165,9 +165,19 @@ impl Endpoint {
     }
 
     /// Starts sending at `sequence` instead of 0 (to test the wrap, or to
-    /// resume).
+    /// resume). The peer must expect it ([`Endpoint::expect_peer_from`]):
+    /// a fresh endpoint's window starts at 0, and a packet far behind it
+    /// is stale.
     pub fn set_next_sequence(&mut self, sequence: u16) {
         self.sequence = sequence;
+        self.sent.start_at(sequence);
+    }
+
+    /// Expects the peer's next packet to be `sequence` instead of 0: the
+    /// windows of received packets and of reassembly start there.
+    pub fn expect_peer_from(&mut self, sequence: u16) {
+        self.received.start_at(sequence);
+        self.reassembly.start_at(sequence);
     }
 
     /// What the endpoint did, counted.
@@ -205,24 +215,22 @@ impl Endpoint {
     /// acks. Nothing a peer sends makes it hold more.
     #[must_use]
     pub fn memory_bound(&self) -> usize {
-        let windows = usize::from(self.config.sent_packets_buffer_size)
-            .saturating_mul(
-                std::mem::size_of::<Option<u16>>().saturating_add(std::mem::size_of::<Sent>()),
-            )
-            .saturating_add(
-                usize::from(self.config.received_packets_buffer_size)
-                    .saturating_mul(std::mem::size_of::<Option<u16>>()),
-            )
-            .saturating_add(
-                usize::from(self.config.fragment_reassembly_buffer_size)
-                    .saturating_mul(std::mem::size_of::<Reassembly>().saturating_add(8)),
-            );
-        self.config
-            .reassembly_bytes()
-            .saturating_add(self.config.max_datagram_bytes())
-            .saturating_add(windows)
-            .saturating_add(self.config.ack_buffer_size.saturating_mul(2))
-            .saturating_add(self.config.rtt_history_size.saturating_mul(4))
+        let config = &self.config;
+        [
+            config.reassembly_bytes(),
+            config.max_datagram_bytes(),
+            SequenceBuffer::<Sent>::bytes_for(config.sent_packets_buffer_size),
+            SequenceBuffer::<()>::bytes_for(config.received_packets_buffer_size),
+            SequenceBuffer::<Reassembly>::bytes_for(config.fragment_reassembly_buffer_size),
+            config
+                .ack_buffer_size
+                .saturating_mul(std::mem::size_of::<u16>()),
+            config
+                .rtt_history_size
+                .saturating_mul(std::mem::size_of::<f32>()),
+        ]
+        .iter()
+        .fold(0usize, |sum, bytes| sum.saturating_add(*bytes))
     }
 
     /// Advances the clock to `time` (seconds) and updates the estimates. A

@@ -46,6 +46,14 @@ impl<T: Default> SequenceBuffer<T> {
 }
 
 impl<T> SequenceBuffer<T> {
+    /// The bytes a buffer of `len` slots owns, besides what its values
+    /// point to.
+    #[must_use]
+    pub const fn bytes_for(len: u16) -> usize {
+        let len = if len == 0 { 1 } else { len as usize };
+        len.saturating_mul(std::mem::size_of::<Slot<T>>())
+    }
+
     fn index(&self, sequence: u16) -> usize {
         usize::from(sequence)
             .checked_rem(self.slots.len())
@@ -60,6 +68,14 @@ impl<T> SequenceBuffer<T> {
     #[must_use]
     pub const fn next(&self) -> u16 {
         self.next
+    }
+
+    /// Empties the buffer and makes `sequence` the next one expected.
+    pub fn start_at(&mut self, sequence: u16) {
+        for slot in &mut self.slots {
+            slot.sequence = None;
+        }
+        self.next = sequence;
     }
 
     /// Whether `sequence` is older than the window: more than the buffer's
