@@ -133,6 +133,17 @@ impl Config {
         fragment.max(regular)
     }
 
+    /// The longest datagram a receiver reads, as the reference: a whole
+    /// packet's payload and both headers. A peer may fragment above
+    /// another threshold than ours, so a regular packet up to
+    /// `max_packet_size` is read.
+    #[must_use]
+    pub fn max_receive_bytes(&self) -> usize {
+        self.max_packet_size
+            .saturating_add(MAX_HEADER_BYTES)
+            .saturating_add(FRAGMENT_HEADER_BYTES)
+    }
+
     /// The reassembly memory: every window entry holding a packet of
     /// `max_fragments` fragments.
     #[must_use]

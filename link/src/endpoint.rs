@@ -368,10 +368,10 @@ impl Endpoint {
         let Some(first) = datagram.first() else {
             return Err(refused(Cause::Empty, 0, "prefix"));
         };
-        if datagram.len() > self.config.max_datagram_bytes() {
+        if datagram.len() > self.config.max_receive_bytes() {
             return Err(refused(
                 Cause::PacketTooLarge,
-                self.config.max_datagram_bytes(),
+                self.config.max_receive_bytes(),
                 "data",
             ));
         }
