@@ -44,26 +44,22 @@ impl Header {
     /// The stream's: past the end of the input or the output buffer, or a
     /// header that is not canonical.
     pub fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        // The prefix in one operation: bit 0 (0), bits 1-4 (an ack_bits byte
+        // is sent), bit 5 (the short ack), bits 6-7 (0).
         stream.field_name("prefix");
-        let mut fragment = 0;
-        stream.serialize_bits(&mut fragment, 1)?;
-        if fragment != 0 {
+        let short = self.sequence.wrapping_sub(self.ack) <= SHORT_ACK;
+        let mut prefix = u32::from(short) << 5;
+        for byte in 0..4 {
+            if self.ack_bits_byte(byte) != 0xFF {
+                prefix |= 2 << byte;
+            }
+        }
+        stream.serialize_bits(&mut prefix, 8)?;
+        if prefix & 1 != 0 {
             return Err(stream.refuse(DecodeError::OutOfRange { at: 0 }));
         }
-        let mut sent = [false; 4];
-        for (byte, sent) in sent.iter_mut().enumerate() {
-            *sent = self.ack_bits_byte(byte) != 0xFF;
-            let mut bit = u32::from(*sent);
-            stream.serialize_bits(&mut bit, 1)?;
-            *sent = bit != 0;
-        }
-        let mut short = u32::from(self.sequence.wrapping_sub(self.ack) <= SHORT_ACK);
-        stream.serialize_bits(&mut short, 1)?;
-        let reserved_at = stream.bit_offset();
-        let mut reserved = 0;
-        stream.serialize_bits(&mut reserved, 2)?;
-        if reserved != 0 {
-            return Err(stream.refuse(DecodeError::OutOfRange { at: reserved_at }));
+        if prefix & 0xC0 != 0 {
+            return Err(stream.refuse(DecodeError::OutOfRange { at: 6 }));
         }
         stream.field_name("sequence");
         let mut sequence = u32::from(self.sequence);
@@ -71,7 +67,7 @@ impl Header {
         self.sequence = low16(sequence);
         stream.field_name("ack");
         let ack_at = stream.bit_offset();
-        if short != 0 {
+        if prefix & (1 << 5) != 0 {
             let mut difference = u32::from(self.sequence.wrapping_sub(self.ack));
             stream.serialize_bits(&mut difference, 8)?;
             self.ack = self.sequence.wrapping_sub(low16(difference));
@@ -85,19 +81,17 @@ impl Header {
         }
         stream.field_name("ack_bits");
         let mut ack_bits = 0u32;
-        for (byte, sent) in sent.into_iter().enumerate() {
+        for byte in 0..4u32 {
             let mut value = 0xFF;
-            if sent {
+            if prefix & (2 << byte) != 0 {
                 let at = stream.bit_offset();
-                value = u32::from(self.ack_bits_byte(byte));
+                value = u32::from(self.ack_bits_byte(byte as usize));
                 stream.serialize_bits(&mut value, 8)?;
                 if value == 0xFF {
                     return Err(stream.refuse(DecodeError::NonCanonical { at }));
                 }
             }
-            ack_bits |= value
-                .checked_shl((byte as u32).saturating_mul(8))
-                .unwrap_or(0);
+            ack_bits |= value << byte.saturating_mul(8);
         }
         self.ack_bits = ack_bits;
         Ok(())
@@ -135,12 +129,72 @@ impl Header {
         false
     }
 
-    /// Writes the header at the start of `out`; returns its length.
+    /// The header's first eight bytes, little-endian in one integer, its
+    /// ninth byte, and its length: the prefix, the sequence, the ack in one
+    /// or two bytes, then the ack_bits bytes sent. Kept in registers: bytes
+    /// stored one by one and read back as a word would stall the store.
+    fn encoded(&self) -> (u64, u8, usize) {
+        let difference = self.sequence.wrapping_sub(self.ack);
+        let (mut word, mut len) = if difference <= SHORT_ACK {
+            (1 << 5 | u64::from(difference) << 24, 4u32)
+        } else {
+            (u64::from(self.ack) << 24, 5)
+        };
+        word |= u64::from(self.sequence) << 8;
+        let mut ninth = 0u8;
+        let [b0, b1, b2, b3] = self.ack_bits.to_le_bytes();
+        for (bit, value) in [(2u64, b0), (4, b1), (8, b2), (16, b3)] {
+            if value != 0xFF {
+                word |= bit;
+                match u64::from(value).checked_shl(len.saturating_mul(8)) {
+                    Some(shifted) if len < 8 => word |= shifted,
+                    _ => ninth = value,
+                }
+                len = len.saturating_add(1);
+            }
+        }
+        (word, ninth, len as usize)
+    }
+
+    /// Writes the header at the start of `out`; returns its length. The
+    /// same bytes and errors as [`Header::serialize`] on a
+    /// [`WriteStream`], a byte at a time (`tests/hot_paths.rs` holds them
+    /// equal).
     ///
     /// # Errors
     ///
-    /// When `out` is shorter than [`Header::len`].
+    /// When `out` is shorter than [`Header::len`]: [`codec::EncodeError::BufferFull`]
+    /// at the field that did not fit.
     pub fn write(&self, out: &mut [u8]) -> Result<usize, codec::EncodeError> {
+        let (word, ninth, len) = self.encoded();
+        match out.get_mut(..len) {
+            Some(place) => {
+                put_short(place, word, ninth);
+                Ok(len)
+            }
+            _ => {
+                // The first field that does not fit: the prefix, the
+                // sequence, the ack, then each ack_bits byte.
+                let ack_end = if word & (1 << 5) != 0 { 4 } else { 5 };
+                let fields = [(0usize, 1usize), (1, 3), (3, ack_end)]
+                    .into_iter()
+                    .chain((ack_end..len).map(|start| (start, start.saturating_add(1))));
+                let start = fields
+                    .into_iter()
+                    .find(|(_, end)| *end > out.len())
+                    .map_or(0, |(start, _)| start);
+                Err(codec::EncodeError::BufferFull { at: bit_of(start) })
+            }
+        }
+    }
+
+    /// Writes the header through a [`WriteStream`]: what [`Header::write`]
+    /// is held equal to.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::write`].
+    pub fn write_by_stream(&self, out: &mut [u8]) -> Result<usize, codec::EncodeError> {
         let mut header = *self;
         let mut stream = WriteStream::new(out);
         header.serialize(&mut stream)?;
@@ -148,18 +202,119 @@ impl Header {
     }
 
     /// Reads a header from the start of `bytes`; returns it and its length.
+    /// The same values and errors as [`Header::serialize`] on a
+    /// [`ReadStream`], a byte at a time (`tests/hot_paths.rs` holds them
+    /// equal).
     ///
     /// # Errors
     ///
-    /// A header that is cut short ([`DecodeError::PastEnd`]) or not
-    /// canonical (see [`Header::serialize`]).
+    /// A header that is cut short ([`DecodeError::PastEnd`] at the field
+    /// that is) or not canonical (see [`Header::serialize`]).
     pub fn read(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
+        let past = |byte: usize| DecodeError::PastEnd { at: bit_of(byte) };
+        let Some(&prefix) = bytes.first() else {
+            return Err(past(0));
+        };
+        if prefix & 1 != 0 {
+            return Err(DecodeError::OutOfRange { at: 0 });
+        }
+        if prefix & 0xC0 != 0 {
+            return Err(DecodeError::OutOfRange { at: 6 });
+        }
+        let Some(&[_, s0, s1]) = bytes.first_chunk::<3>() else {
+            return Err(past(1));
+        };
+        let sequence = u16::from_le_bytes([s0, s1]);
+        let rest = bytes.get(3..).unwrap_or_default();
+        let (ack, mut at) = if prefix & (1 << 5) != 0 {
+            let Some(&difference) = rest.first() else {
+                return Err(past(3));
+            };
+            (sequence.wrapping_sub(u16::from(difference)), 4usize)
+        } else {
+            let Some(&[a0, a1]) = rest.first_chunk::<2>() else {
+                return Err(past(3));
+            };
+            let ack = u16::from_le_bytes([a0, a1]);
+            if sequence.wrapping_sub(ack) <= SHORT_ACK {
+                return Err(DecodeError::NonCanonical { at: 24 });
+            }
+            (ack, 5)
+        };
+        // Built in a register: bytes stored one by one and loaded as a word
+        // would stall the load.
+        let mut ack_bits = u32::MAX;
+        for byte in 0..4u32 {
+            if prefix & (2 << byte) != 0 {
+                let Some(&value) = bytes.get(at) else {
+                    return Err(past(at));
+                };
+                if value == 0xFF {
+                    return Err(DecodeError::NonCanonical { at: bit_of(at) });
+                }
+                let shift = byte.saturating_mul(8);
+                ack_bits = (ack_bits & !(0xFF << shift)) | u32::from(value) << shift;
+                at = at.saturating_add(1);
+            }
+        }
+        let header = Self {
+            sequence,
+            ack,
+            ack_bits,
+        };
+        Ok((header, at))
+    }
+
+    /// Reads a header through a [`ReadStream`]: what [`Header::read`] is
+    /// held equal to.
+    ///
+    /// # Errors
+    ///
+    /// As [`Header::read`].
+    pub fn read_by_stream(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
         let mut header = Self::default();
         let mut stream = ReadStream::new(bytes);
         header.serialize(&mut stream)?;
         let len = usize::try_from(stream.bit_offset() / 8).unwrap_or(usize::MAX);
         Ok((header, len))
     }
+}
+
+/// Writes `place.len()` (4 to 9) bytes: those of `word`, then `ninth`,
+/// with fixed-size stores that may overlap (a `memcpy` call for so few
+/// bytes costs more than the header).
+fn put_short(place: &mut [u8], word: u64, ninth: u8) {
+    let len = place.len();
+    let bytes = word.to_le_bytes();
+    if len >= 8 {
+        if let Some(head) = place.first_chunk_mut::<8>() {
+            *head = bytes;
+        }
+        if let Some(last) = place.get_mut(8) {
+            *last = ninth;
+        }
+        return;
+    }
+    let split = len.saturating_sub(4);
+    if let Some(head) = place.first_chunk_mut::<4>() {
+        *head = u32::try_from(word & 0xFFFF_FFFF).unwrap_or(0).to_le_bytes();
+    }
+    let tail_word = word.checked_shr(u32::try_from(split).unwrap_or(0).saturating_mul(8));
+    if let (Some(tail), Some(tail_word)) = (
+        place
+            .get_mut(split..)
+            .and_then(|p| p.first_chunk_mut::<4>()),
+        tail_word,
+    ) {
+        *tail = u32::try_from(tail_word & 0xFFFF_FFFF)
+            .unwrap_or(0)
+            .to_le_bytes();
+    }
+}
+
+/// The bit offset of byte `byte`.
+fn bit_of(byte: usize) -> u64 {
+    u64::try_from(byte).unwrap_or(u64::MAX).saturating_mul(8)
 }
 
 /// The low 16 bits of a value read in at most 16.

@@ -25,6 +25,9 @@ struct Slot<T> {
 pub struct SequenceBuffer<T> {
     /// One past the newest sequence inserted or advanced to.
     next: u16,
+    /// `len - 1` when the length is a power of two (the defaults are), so
+    /// that a slot is found with a mask rather than a division.
+    mask: Option<usize>,
     slots: Vec<Slot<T>>,
 }
 
@@ -35,6 +38,9 @@ impl<T: Default> SequenceBuffer<T> {
         let len = len.max(1);
         Self {
             next: 0,
+            mask: len
+                .is_power_of_two()
+                .then(|| usize::from(len).saturating_sub(1)),
             slots: (0..len)
                 .map(|_| Slot {
                     sequence: None,
@@ -55,9 +61,12 @@ impl<T> SequenceBuffer<T> {
     }
 
     fn index(&self, sequence: u16) -> usize {
-        usize::from(sequence)
-            .checked_rem(self.slots.len())
-            .unwrap_or(0)
+        match self.mask {
+            Some(mask) => usize::from(sequence) & mask,
+            None => usize::from(sequence)
+                .checked_rem(self.slots.len())
+                .unwrap_or(0),
+        }
     }
 
     fn len16(&self) -> u16 {
@@ -160,9 +169,17 @@ impl<T> SequenceBuffer<T> {
     #[must_use]
     pub fn ack_bits(&self) -> (u16, u32) {
         let ack = self.next.wrapping_sub(1);
-        let bits = (0..32u16)
-            .filter(|&i| self.contains(ack.wrapping_sub(i)))
-            .fold(0u32, |bits, i| bits | (1 << i));
+        // Walks the slots down from ack's, wrapping, without a division each.
+        let mut at = self.index(ack);
+        let last = self.slots.len().saturating_sub(1);
+        let mut bits = 0u32;
+        for i in 0..32u16 {
+            let held = self.slots.get(at).and_then(|slot| slot.sequence);
+            if held == Some(ack.wrapping_sub(i)) {
+                bits |= 1 << i;
+            }
+            at = at.checked_sub(1).unwrap_or(last);
+        }
         (ack, bits)
     }
 
