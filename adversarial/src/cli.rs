@@ -259,6 +259,16 @@ struct FloodArgs {
     /// Also write the report, with the memory samples, as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Send every packet over a link endpoint (reliable 1.0: a header with
+    /// acks on each datagram, large packets as fragments); the server must
+    /// speak it with the same sizes (the game example's `server ... link`).
+    #[arg(long)]
+    link: bool,
+    /// With --link: the bytes of each fragment, and the size above which a
+    /// packet is fragmented. The largest packet is the target's.
+    #[arg(long, default_value_t = 400, value_name = "BYTES", requires = "link",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    link_fragment_size: usize,
 }
 
 #[derive(Args)]
@@ -513,6 +523,9 @@ fn seed_corpus(
     Ok(true)
 }
 
+/// The largest packet `flood --link` sends for a target that states none.
+const UNSTATED_LINK_PACKET: usize = 1200;
+
 fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
     let target = registry.named(&args.target)?;
     let config = flood::FloodConfig {
@@ -522,6 +535,10 @@ fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
         rate: args.rate,
         honest_clients: args.clients,
         seed: args.seed,
+        link: args.link.then(|| {
+            let max = target.framing().max_bytes.unwrap_or(UNSTATED_LINK_PACKET);
+            link::Config::for_packets(max, args.link_fragment_size)
+        }),
     };
     let report = flood::flood(target, &config).map_err(|e| e.to_string())?;
     println!("{}", report::flood_text(&report));

@@ -64,6 +64,21 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
+    /// The defaults, for packets of at most `max_packet_size` bytes sent in
+    /// fragments of `fragment_size` when larger than one: as many
+    /// fragments as the largest packet needs (at most 256).
+    #[must_use]
+    pub fn for_packets(max_packet_size: usize, fragment_size: usize) -> Self {
+        let fragment_size = fragment_size.max(1);
+        Self {
+            max_packet_size,
+            fragment_above: fragment_size.min(max_packet_size),
+            fragment_size,
+            max_fragments: max_packet_size.div_ceil(fragment_size).clamp(1, 256),
+            ..Self::default()
+        }
+    }
+
     /// Checks the limits, and that the windows are within half the
     /// sequence range. Like the reference, `max_packet_size` may exceed
     /// `max_fragments x fragment_size`; a packet that would need more

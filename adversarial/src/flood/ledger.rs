@@ -63,6 +63,9 @@ pub struct Ledger {
     pub examples: Vec<WrongVerdict>,
     /// Verdicts for no datagram the ledger holds.
     pub unmatched: u64,
+    /// Packets sent as fragments whose last fragment was only stored: an
+    /// earlier one never reached the server (and is among the unjudged).
+    pub incomplete: u64,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -75,6 +78,7 @@ impl std::fmt::Debug for Ledger {
             .field("wrong", &self.wrong)
             .field("unjudged", &self.unjudged)
             .field("unmatched", &self.unmatched)
+            .field("incomplete", &self.incomplete)
             .field("refused", &self.refused)
             .field("examples", &self.examples)
             .finish()
@@ -123,9 +127,14 @@ impl Ledger {
         if entry.count == 0 {
             map.remove(&fingerprint);
         }
+        if verdict == super::STORED && !verdict_is_owed(&owed, verdict) {
+            // The last fragment of a packet that lost an earlier one.
+            self.incomplete += 1;
+            return;
+        }
         if verdict == "accepted" {
             self.accepted += 1;
-        } else {
+        } else if verdict != super::STORED {
             *self.refused.entry(verdict.to_string()).or_default() += 1;
         }
         if verdict_is_owed(&owed, verdict) {

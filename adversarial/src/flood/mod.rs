@@ -13,8 +13,10 @@
 //! where each lost honest packet was lost.
 
 mod ledger;
+mod transport;
 
 pub use ledger::{verdict_is_owed, Ledger, WrongVerdict};
+pub use transport::{Carried, Transport, STORED};
 
 use crate::digest::fnv1a;
 use crate::mutate::{self, Class, Owed};
@@ -60,6 +62,10 @@ pub struct FloodConfig {
     pub honest_clients: usize,
     /// The seed of every random choice.
     pub seed: u64,
+    /// Send every packet over a `link` endpoint with this configuration
+    /// (the server must speak it too), fragments included; `None` sends
+    /// each packet in a datagram of its own.
+    pub link: Option<link::Config>,
 }
 
 /// What a flood saw.
@@ -341,6 +347,7 @@ struct HonestTally {
 fn honest_clients(
     target: &dyn Target,
     sockets: &[UdpSocket],
+    link: Option<&link::Config>,
     seed: u64,
     period: Duration,
     deadline: Instant,
@@ -349,6 +356,10 @@ fn honest_clients(
     let mut entropy = vec![0u8; 4096];
     let mut unacked = Pending::default();
     let mut tally = HonestTally::default();
+    let mut transports: Vec<Transport> = sockets
+        .iter()
+        .filter_map(|_| Transport::new(link).ok())
+        .collect();
     let mut next_tick = Instant::now();
     while next_tick < deadline {
         let now = Instant::now();
@@ -358,14 +369,17 @@ fn honest_clients(
             tally.late_ticks += 1;
         }
         next_tick += period;
-        for socket in sockets {
+        for (socket, transport) in sockets.iter().zip(&mut transports) {
             let Some(sample) = generate(target, &mut rng, &mut entropy) else {
                 continue;
             };
-            if socket.send(&sample.bytes).is_ok() {
-                unacked.add(fnv1a(&sample.bytes));
-                tally.sent += 1;
-            }
+            // A packet is acknowledged once, for its last datagram.
+            transport.carry(&sample.bytes, |datagram, last| {
+                if socket.send(datagram).is_ok() && last {
+                    unacked.add(fnv1a(datagram));
+                    tally.sent += 1;
+                }
+            });
         }
         for socket in sockets {
             tally.acked += take_acks(socket, &mut unacked);
@@ -397,7 +411,9 @@ fn take_replies(
     let (_, drained) = control.take_replies(
         |port, print, verdict| {
             if honest.contains(&port) {
-                if verdict == "accepted" {
+                // A fragment stored says nothing yet of its packet.
+                if verdict == STORED {
+                } else if verdict == "accepted" {
                     report.honest_accepted += 1;
                 } else {
                     *report
@@ -420,6 +436,12 @@ fn take_replies(
     drained
 }
 
+/// What a fragment before the last is owed: to be stored.
+const STORED_OWED: Owed = Owed::Refusal {
+    causes: &[STORED],
+    at: None,
+};
+
 /// The verdict a malicious datagram is owed by a server that refuses an
 /// empty datagram before decoding it.
 fn owed_by_server(case: &mutate::Case) -> Owed {
@@ -437,6 +459,7 @@ fn owed_by_server(case: &mutate::Case) -> Owed {
 /// clocks of its periodic chores.
 struct Attacker<'a> {
     socket: UdpSocket,
+    transport: Transport,
     control: Control,
     honest: &'a HonestPorts,
     owed_refusal: Pending,
@@ -449,11 +472,30 @@ struct Attacker<'a> {
 impl Attacker<'_> {
     /// Sends one case and records what it is owed.
     fn send(&mut self, class: Class, case: &mutate::Case, report: &mut FloodReport) {
-        let print = fnv1a(&case.bytes);
-        let owed = owed_by_server(case);
-        if self.socket.send(&case.bytes).is_ok() {
+        let socket = &self.socket;
+        let owed_refusal = &mut self.owed_refusal;
+        let mut datagrams = Vec::new();
+        let carried = self.transport.carry(&case.bytes, |datagram, last| {
+            if socket.send(datagram).is_ok() {
+                datagrams.push((fnv1a(datagram), last));
+            }
+        });
+        let owed = match carried {
+            Carried::Sent => owed_by_server(case),
+            Carried::Oversized => Owed::Refusal {
+                causes: &["packet-too-large"],
+                at: None,
+            },
+        };
+        for (print, last) in datagrams {
+            if !last {
+                // A fragment before the last is stored; its packet's
+                // verdict comes with the last.
+                report.malicious.sent(print, &STORED_OWED, class);
+                continue;
+            }
             if matches!(owed, Owed::Refusal { .. } | Owed::AnyRefusal) {
-                self.owed_refusal.add(print);
+                owed_refusal.add(print);
                 report.owed_refusal += 1;
             }
             report.malicious.sent(print, &owed, class);
@@ -534,6 +576,7 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
     let deadline = started + Duration::from_secs_f64(config.seconds.max(0.0));
     let mut attacker = Attacker {
         socket: loopback_socket(config.endpoint)?,
+        transport: Transport::new(config.link.as_ref()).map_err(io::Error::other)?,
         control: Control::connect(config.control)?,
         honest: &honest_set,
         owed_refusal: Pending::default(),
@@ -544,8 +587,16 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
     };
     let honest_seed = rng.next_u64();
     let tally = std::thread::scope(|scope| {
-        let honest =
-            scope.spawn(|| honest_clients(target, &sockets, honest_seed, period, deadline));
+        let honest = scope.spawn(|| {
+            honest_clients(
+                target,
+                &sockets,
+                config.link.as_ref(),
+                honest_seed,
+                period,
+                deadline,
+            )
+        });
         'flood: while Instant::now() < deadline && report.malicious_sent < MAX_DATAGRAMS {
             attacker.chores(&mut report);
             let Some(sample) = generate(target, &mut rng, &mut entropy) else {

@@ -76,6 +76,17 @@ pub enum GamePacket {
     Leave,
 }
 
+/// The bytes of each fragment when the game's packets travel over `link`,
+/// and the size above which a packet (a large snapshot) is fragmented.
+pub const LINK_FRAGMENT_SIZE: usize = 400;
+
+/// The connection layer's configuration both ends of the game use: packets
+/// up to the protocol's largest, fragments of [`LINK_FRAGMENT_SIZE`].
+#[must_use]
+pub fn link_config() -> link::Config {
+    link::Config::for_packets(<GamePacket as Packet>::MAX_PACKET_BYTES, LINK_FRAGMENT_SIZE)
+}
+
 /// A player's profile, saved on disk. Revision 2 added the level.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serialize(versions = 1..=PROFILE_VERSION)]

@@ -26,6 +26,10 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// What the server says of a fragment it stored (over `link`), before its
+/// packet is whole. Only a whole packet accepted is acknowledged.
+pub const STORED: &str = "stored";
+
 /// Clients the server keeps state for; a datagram from any other address
 /// once the table is full is refused as `unknown-client`.
 pub const MAX_CLIENTS: usize = 64;
@@ -50,12 +54,14 @@ pub fn fingerprint(bytes: &[u8]) -> u64 {
 }
 
 /// What the server keeps per client.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Client {
     /// Packets accepted from it.
     pub accepted: u64,
     /// The latest input tick it sent.
     pub last_tick: Option<u16>,
+    /// Its end of the connection layer, when the server speaks `link`.
+    pub endpoint: Option<link::Endpoint>,
 }
 
 /// The server's counters.
@@ -72,6 +78,8 @@ pub struct Stats {
     pub refused: BTreeMap<&'static str, u64>,
     /// Verdicts dropped from a full log before anyone asked for them.
     pub unlogged: u64,
+    /// Fragments stored (over `link`), not yet a whole packet.
+    pub stored: u64,
 }
 
 impl Stats {
@@ -87,9 +95,10 @@ impl Stats {
         let (rss, peak) = memory_kb();
         let number = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
         format!(
-            "{{\"received\":{},\"accepted\":{},\"ack_failed\":{},\"refused\":{{{}}},\"unlogged\":{},\"cpu_ms\":{},\"rss_kb\":{},\"peak_rss_kb\":{}}}",
+            "{{\"received\":{},\"accepted\":{},\"stored\":{},\"ack_failed\":{},\"refused\":{{{}}},\"unlogged\":{},\"cpu_ms\":{},\"rss_kb\":{},\"peak_rss_kb\":{}}}",
             self.received,
             self.accepted,
+            self.stored,
             self.ack_failed,
             refused.join(","),
             self.unlogged,
@@ -109,6 +118,8 @@ pub struct Server {
     stats: Stats,
     /// (sender's port, fingerprint, verdict), oldest first.
     verdicts: VecDeque<(u16, u64, &'static str)>,
+    /// The connection layer every client speaks, if any.
+    link: Option<link::Config>,
 }
 
 impl Server {
@@ -131,7 +142,23 @@ impl Server {
             clients: HashMap::new(),
             stats: Stats::default(),
             verdicts: VecDeque::with_capacity(VERDICT_LOG),
+            link: None,
         })
+    }
+
+    /// Speaks `link` with every client: each datagram goes through that
+    /// client's endpoint, which refuses what breaks the connection layer's
+    /// rules, stores fragments (`stored`) and hands whole
+    /// packets to the game's decoder. Memory: at most [`MAX_CLIENTS`]
+    /// endpoints, each within its `memory_bound`.
+    ///
+    /// # Errors
+    ///
+    /// A configuration the endpoint refuses.
+    pub fn with_link(mut self, config: link::Config) -> Result<Self, link::ConfigError> {
+        config.validate()?;
+        self.link = Some(config);
+        Ok(self)
     }
 
     /// The game socket's address.
@@ -168,9 +195,14 @@ impl Server {
     pub fn handle(&mut self, bytes: &[u8], from: SocketAddr) {
         self.stats.received += 1;
         let fingerprint = fingerprint(bytes);
-        let verdict = self.judge(bytes, from, fingerprint);
+        let verdict = match self.link.clone() {
+            Some(config) => self.judge_link(bytes, from, fingerprint, config),
+            None => self.judge(bytes, from, fingerprint),
+        };
         if verdict == "accepted" {
             self.stats.accepted += 1;
+        } else if verdict == STORED {
+            self.stats.stored += 1;
         } else {
             *self.stats.refused.entry(verdict).or_default() += 1;
         }
@@ -207,6 +239,64 @@ impl Server {
             self.stats.ack_failed += 1;
         }
         "accepted"
+    }
+
+    /// As [`Server::judge`], through the client's `link` endpoint: a
+    /// refusal of the connection layer (its cause), a fragment stored
+    /// (`stored`, not acknowledged), or a whole packet the game decodes (`accepted`, or the
+    /// decoder's cause, and the endpoint does not count it as received).
+    fn judge_link(
+        &mut self,
+        bytes: &[u8],
+        from: SocketAddr,
+        fingerprint: u64,
+        config: link::Config,
+    ) -> &'static str {
+        if bytes.is_empty() {
+            return "empty";
+        }
+        let known = self.clients.contains_key(&from);
+        if !known && self.clients.len() >= MAX_CLIENTS {
+            return "unknown-client";
+        }
+        let mut client = self.clients.remove(&from).unwrap_or_default();
+        if client.endpoint.is_none() {
+            // Validated by with_link, so this is never refused.
+            client.endpoint = link::Endpoint::new(config, 0.0).ok();
+        }
+        let Some(endpoint) = client.endpoint.as_mut() else {
+            return "unknown-client";
+        };
+        let mut decoded = Err("accepted");
+        let received = endpoint.receive(bytes, |_, payload| {
+            decoded = packet::decode::<GamePacket>(payload).map_err(|e| e.cause());
+            decoded.is_ok()
+        });
+        let verdict = match received {
+            Err(refusal) => refusal.cause.label(),
+            Ok(link::Received::Stored { .. }) => STORED,
+            Ok(link::Received::Declined { .. }) => decoded.err().unwrap_or("accepted"),
+            Ok(link::Received::Delivered { .. }) => {
+                client.accepted += 1;
+                if let Ok(GamePacket::Input(input)) = &decoded {
+                    client.last_tick = Some(input.tick);
+                }
+                "accepted"
+            }
+        };
+        // A new address whose first datagram was refused gets no state.
+        if known || verdict == "accepted" || verdict == STORED {
+            self.clients.insert(from, client);
+        }
+        if verdict == "accepted"
+            && self
+                .socket
+                .send_to(&fingerprint.to_le_bytes(), from)
+                .is_err()
+        {
+            self.stats.ack_failed += 1;
+        }
+        verdict
     }
 
     /// The oldest logged verdicts, at most [`VERDICTS_PER_REPLY`], as the

@@ -3,7 +3,7 @@
 //! refusal is accepted, every honest packet that reached the server is
 //! acknowledged, and the server thread ends cleanly.
 
-use adversarial::flood::{flood, FloodConfig};
+use adversarial::flood::{flood, FloodConfig, FloodReport};
 use game_protocol::server::{fingerprint, Server};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,9 +27,14 @@ fn serving(mut server: Server, stop: &Arc<AtomicBool>) -> JoinHandle<Server> {
     })
 }
 
-#[test]
-fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
-    let server = Server::bind(0, 0).unwrap();
+/// Floods a server (over `link` or not) for 2 s from four honest clients
+/// and the attacker, and checks what must hold whatever the machine's
+/// speed; returns the report and the server.
+fn flood_the_server(link: Option<link::Config>, causes: &[&str]) -> (FloodReport, Server) {
+    let mut server = Server::bind(0, 0).unwrap();
+    if let Some(config) = &link {
+        server = server.with_link(config.clone()).unwrap();
+    }
     let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let serving = serving(server, &stop);
@@ -40,6 +45,7 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
         rate: 60,
         honest_clients: 4,
         seed: 1,
+        link,
     };
     let report = flood(&game_protocol::attack::game(), &config).unwrap();
     stop.store(true, Ordering::Relaxed);
@@ -72,26 +78,19 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
     assert!(report.passed(), "{report:?}");
     // The server's counters agree with the verdicts it reported.
     let refused: u64 = stats.refused.values().sum();
-    assert_eq!(stats.received, stats.accepted + refused);
+    assert_eq!(stats.received, stats.accepted + stats.stored + refused);
     assert_eq!(
         report.honest_accepted + ledger.accepted,
         stats.accepted,
-        "accepted datagrams"
+        "accepted packets"
     );
-    for cause in [
-        "bad-crc",
-        "check-mismatch",
-        "past-end",
-        "out-of-range",
-        "too-large",
-        "empty",
-    ] {
+    for cause in causes {
         assert!(
-            ledger.refused.get(cause).is_some_and(|n| *n > 0),
+            ledger.refused.get(*cause).is_some_and(|n| *n > 0),
             "no {cause}: {ledger:?}"
         );
         assert_eq!(
-            ledger.refused.get(cause),
+            ledger.refused.get(*cause),
             stats.refused.get(cause),
             "{cause} refusals seen by the flood and counted by the server"
         );
@@ -100,6 +99,55 @@ fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
     // packets among its lies).
     assert!(server.clients().len() >= 4);
     assert!(report.server_answered, "the control socket answered");
+    (report, server)
+}
+
+#[test]
+fn the_server_serves_honest_clients_through_a_flood_of_every_class() {
+    let causes = [
+        "bad-crc",
+        "check-mismatch",
+        "past-end",
+        "out-of-range",
+        "too-large",
+        "empty",
+    ];
+    flood_the_server(None, &causes);
+}
+
+/// The same flood with every packet over `link`: each datagram carries a
+/// reliable 1.0 header, the large snapshots travel as fragments that the
+/// server's per-client endpoint puts back together, and every lie inside a
+/// packet still gets the verdict it is owed.
+#[test]
+fn over_the_link_layer_fragments_included_the_flood_holds_the_same() {
+    // An oversized packet cannot be fragmented: it arrives whole under a
+    // link header, and the link refuses it before the game's reader.
+    let causes = [
+        "bad-crc",
+        "check-mismatch",
+        "past-end",
+        "out-of-range",
+        "packet-too-large",
+        "empty",
+    ];
+    let (report, server) = flood_the_server(Some(game_protocol::link_config()), &causes);
+    let stats = server.stats();
+    assert!(stats.stored > 100, "snapshots went as fragments: {stats:?}");
+    // A packet left incomplete lost a fragment on the way, which is
+    // among the datagrams never judged (and explained by the kernel).
+    let ledger = &report.malicious;
+    assert!(ledger.incomplete <= ledger.unjudged, "{ledger:?}");
+    for client in server.clients().values() {
+        let endpoint = client
+            .endpoint
+            .as_ref()
+            .expect("every client has its endpoint");
+        assert_eq!(
+            endpoint.counters().refused_total(),
+            endpoint.counters().refused(link::Cause::PacketTooLarge)
+        );
+    }
 }
 
 #[test]
@@ -174,6 +222,7 @@ fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
             rate: 60,
             honest_clients: 1,
             seed: 2,
+            link: None,
         };
         let report = flood(&game_protocol::attack::game(), &config).unwrap();
         stop.store(true, Ordering::Relaxed);
@@ -235,4 +284,44 @@ fn the_flood_command_exits_0_1_or_2() {
 
     let off_loopback: SocketAddr = "10.0.0.1:4000".parse().unwrap();
     assert_eq!(flood_command(off_loopback, control).status.code(), Some(2));
+}
+
+/// `flood --link` on the command line against the server speaking link.
+#[test]
+fn the_flood_command_speaks_link_with_a_link_server() {
+    let server = Server::bind(0, 0)
+        .unwrap()
+        .with_link(game_protocol::link_config())
+        .unwrap();
+    let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
+    let stop = Arc::new(AtomicBool::new(false));
+    let server = serving(server, &stop);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_attack"))
+        .args([
+            "flood",
+            "--target",
+            "game",
+            "--seconds",
+            "0.5",
+            "--clients",
+            "1",
+            "--link",
+        ])
+        .args([
+            "--link-fragment-size",
+            &game_protocol::LINK_FRAGMENT_SIZE.to_string(),
+        ])
+        .args(["--endpoint", &endpoint.to_string()])
+        .args(["--control", &control.to_string()])
+        .output()
+        .unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let server = server.join().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(server.stats().stored > 0, "{:?}", server.stats());
 }
