@@ -211,6 +211,27 @@ mod tests {
     }
 
     #[test]
+    fn a_last_fragment_only_stored_is_an_incomplete_packet_not_a_wrong_verdict() {
+        let stored = Owed::Refusal {
+            causes: &[crate::flood::STORED],
+            at: None,
+        };
+        let mut ledger = Ledger::default();
+        ledger.sent(1, &stored, Class::BadCrc);
+        ledger.sent(2, &CRC, Class::BadCrc);
+        ledger.sent(3, &CRC, Class::BadCrc);
+        ledger.judged(1, crate::flood::STORED);
+        ledger.judged(2, crate::flood::STORED);
+        ledger.judged(3, "accepted");
+        assert_eq!(
+            (ledger.judged, ledger.incomplete, ledger.wrong),
+            (1, 1, 1),
+            "a fragment stored as owed, a last one stored, a lie accepted"
+        );
+        assert_eq!(ledger.refused.get(crate::flood::STORED), None);
+    }
+
+    #[test]
     fn datagrams_without_a_verdict_are_given_up_after_two_ages() {
         let mut ledger = Ledger::default();
         ledger.sent(1, &CRC, Class::BadCrc);
