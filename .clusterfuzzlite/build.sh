@@ -51,6 +51,7 @@ install_target() {
 cargo fuzz build -O
 cargo fuzz build -O "${structured[@]}" roundtrip_protocols
 cargo fuzz build -O "${structured[@]}" mutate_protocols
+cargo fuzz build -O "${structured[@]}" link_conversation
 install_target . read_packets 1024 corpus/packets corpus/crashes/packets
 install_target . read_scenes 65507 corpus/scenes corpus/crashes/scenes
 install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/scenes-entropy
@@ -62,6 +63,7 @@ install_target . read_stream_program 1024 corpus/stream corpus/crashes/stream
 install_target . roundtrip_stream_program 16384 corpus/stream
 BUILT=structured/ install_target . roundtrip_protocols 16384 corpus
 BUILT=structured/ install_target . mutate_protocols 16384 corpus
+BUILT=structured/ install_target . link_conversation 16384 corpus
 
 # The worked example: a user's own protocol, fuzzed the same way.
 game=adversarial/examples/game

@@ -208,3 +208,13 @@ pub fn mutate_target(target: &dyn Target, data: &[u8]) {
         case.owed
     );
 }
+
+/// A script of steps over two `link` endpoints wired back to back (send a
+/// packet of any size from either side; deliver, drop, duplicate or
+/// corrupt a datagram in flight; inject bytes; let time pass), with the
+/// connection layer's promises checked after every step
+/// ([`crate::conversation`]).
+pub fn link_conversation(data: &[u8]) {
+    require_counting("adversarial::fuzz::link_conversation");
+    crate::conversation::run(data);
+}

@@ -12,6 +12,7 @@ pub mod alloc;
 pub mod campaign;
 pub mod check;
 pub mod cli;
+pub mod conversation;
 pub mod corpus;
 pub mod digest;
 pub mod field_map;

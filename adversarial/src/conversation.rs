@@ -1,0 +1,337 @@
+//! Two `link` endpoints wired back to back and driven by a script: each
+//! step sends a packet from one side, delivers, drops, duplicates or
+//! reorders a datagram in flight, corrupts one, or injects bytes of its
+//! own; and after every step the promises of the connection layer are
+//! checked. The stateful fuzz target's body (`fuzz::link_conversation`).
+
+use crate::alloc::allocated_during;
+use arbitrary::{Arbitrary, Unstructured};
+use link::{Config, Endpoint, Received};
+use std::collections::{HashMap, HashSet};
+
+/// The most steps a script runs, and the most datagrams in flight each
+/// way: a fuzz input stays quick however long it is.
+const MAX_STEPS: usize = 512;
+const MAX_IN_FLIGHT: usize = 256;
+
+/// The configuration both ends use: small fragments and windows, so that
+/// a short script reaches fragmentation, stale windows and reuse of
+/// reassembly slots.
+#[must_use]
+pub fn config() -> Config {
+    Config {
+        max_packet_size: 2000,
+        fragment_above: 200,
+        fragment_size: 200,
+        max_fragments: 10,
+        sent_packets_buffer_size: 32,
+        received_packets_buffer_size: 32,
+        fragment_reassembly_buffer_size: 4,
+        ack_buffer_size: 64,
+        ..Config::default()
+    }
+}
+
+/// One step of a script. `to_b` names the receiving side (the sender is
+/// the other: B when false, A when true); `pick` chooses a datagram in
+/// flight toward it, any of them (so reordering).
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Step {
+    /// The other side sends a packet.
+    Send {
+        /// Whether B receives it.
+        to_b: bool,
+        /// Its bytes, cut to the most the configuration sends; none when 0.
+        len: u16,
+        /// Its first byte; each next one is one more.
+        fill: u8,
+    },
+    /// A datagram in flight arrives.
+    Deliver {
+        /// Whether at B.
+        to_b: bool,
+        /// Which.
+        pick: u8,
+    },
+    /// A datagram in flight is lost.
+    Drop {
+        /// Whether toward B.
+        to_b: bool,
+        /// Which.
+        pick: u8,
+    },
+    /// A datagram in flight arrives and stays in flight, to come again.
+    Duplicate {
+        /// Whether at B.
+        to_b: bool,
+        /// Which.
+        pick: u8,
+    },
+    /// A datagram in flight arrives with one byte changed.
+    Corrupt {
+        /// Whether at B.
+        to_b: bool,
+        /// Which.
+        pick: u8,
+        /// The byte changed (modulo the datagram's length).
+        at: u16,
+        /// What it is XORed with (0 changes nothing, and nothing arrives).
+        xor: u8,
+    },
+    /// Bytes of the script's own arrive, as from an attacker on the path.
+    Inject {
+        /// Whether at B.
+        to_b: bool,
+        /// The datagram.
+        bytes: Vec<u8>,
+    },
+    /// The clocks move on and both ends update their estimates.
+    Tick {
+        /// By this many milliseconds.
+        millis: u8,
+    },
+}
+
+/// One end: its endpoint, what it allocated, what it sent and what it was
+/// handed.
+struct Side {
+    endpoint: Endpoint,
+    allocated: usize,
+    /// Payloads this end sent, by sequence.
+    sent: HashMap<u16, Vec<u8>>,
+    /// Sequences this end delivered.
+    delivered: HashSet<u16>,
+    /// Sequences a datagram not sent by the peer (corrupted or injected)
+    /// was accepted for: their content is whatever the attacker made it.
+    forged: HashSet<u16>,
+    /// Datagrams in flight toward this end.
+    in_flight: Vec<Vec<u8>>,
+}
+
+impl Side {
+    fn new() -> Self {
+        let (endpoint, made) = allocated_during(|| Endpoint::new(config(), 0.0));
+        let endpoint = endpoint.unwrap_or_else(|e| panic!("the conversation's config: {e}"));
+        Self {
+            endpoint,
+            allocated: made.bytes,
+            sent: HashMap::new(),
+            delivered: HashSet::new(),
+            forged: HashSet::new(),
+            in_flight: Vec::new(),
+        }
+    }
+
+    /// Counts what `f` allocates against the endpoint's bound.
+    fn measured<T>(&mut self, f: impl FnOnce(&mut Endpoint) -> T) -> T {
+        let (result, allocated) = allocated_during(|| f(&mut self.endpoint));
+        self.allocated += allocated.bytes;
+        assert!(
+            self.allocated <= self.endpoint.memory_bound(),
+            "an endpoint allocated {} bytes, past its bound of {}",
+            self.allocated,
+            self.endpoint.memory_bound()
+        );
+        result
+    }
+}
+
+/// Receives `datagram` at `to`, from `from`, and checks the promises:
+/// a refusal is counted once under its cause; a delivered packet was sent
+/// by the peer, intact, and is delivered once, unless an attacker's
+/// datagram was accepted for its sequence (`honest` false).
+fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: bool) {
+    let before = to.endpoint.counters().clone();
+    // Reserved before the endpoint runs, so that only its own allocations
+    // are counted against its bound.
+    let mut payload = Vec::with_capacity(config().max_packet_size);
+    let mut handed: Option<u16> = None;
+    let result = to.measured(|e| {
+        e.receive(datagram, |sequence, delivered| {
+            handed = Some(sequence);
+            payload.extend_from_slice(delivered);
+            true
+        })
+    });
+    let handed = handed.map(|sequence| (sequence, payload));
+    let after = to.endpoint.counters();
+    match result {
+        Err(refusal) => {
+            assert_eq!(
+                after.refused(refusal.cause),
+                before.refused(refusal.cause) + 1,
+                "{refusal} counted once"
+            );
+            assert_eq!(after.refused_total(), before.refused_total() + 1);
+            assert!(handed.is_none(), "a refused datagram delivered a packet");
+        }
+        Ok(received) => {
+            assert_eq!(after.refused_total(), before.refused_total());
+            let sequence = match received {
+                Received::Delivered { sequence }
+                | Received::Declined { sequence }
+                | Received::Stored { sequence, .. } => sequence,
+            };
+            if !honest {
+                to.forged.insert(sequence);
+            }
+            if let Some((delivered, payload)) = handed {
+                assert_eq!(delivered, sequence);
+                assert!(
+                    to.delivered.insert(sequence),
+                    "packet {sequence} delivered twice"
+                );
+                if !to.forged.contains(&sequence) {
+                    assert_eq!(
+                        from.sent.get(&sequence),
+                        Some(&payload),
+                        "packet {sequence} delivered other than it was sent"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Checks what holds of an end at any moment: every ack names a packet it
+/// sent, and its estimates are numbers in their ranges.
+fn steady(side: &Side) {
+    for acked in side.endpoint.acks() {
+        assert!(
+            side.sent.contains_key(acked),
+            "ack for packet {acked}, never sent"
+        );
+    }
+    let estimates = side.endpoint.estimates();
+    let (min, max, avg) = estimates.rtt_min_max_avg();
+    for value in [side.endpoint.rtt(), min, max, avg] {
+        assert!(value.is_finite() && value >= 0.0, "round trip {value}");
+    }
+    assert!((0.0..=100.0).contains(&estimates.packet_loss()));
+}
+
+/// What a script did: packets each end was handed, and acks each end
+/// reported (A first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Packets delivered at A and at B.
+    pub delivered: [usize; 2],
+    /// Own packets A and B were told arrived.
+    pub acked: [usize; 2],
+}
+
+/// Runs the script `data` describes (steps read through `arbitrary`, at
+/// most 512); panics when a promise breaks.
+pub fn run(data: &[u8]) -> Summary {
+    let mut u = Unstructured::new(data);
+    let steps = std::iter::from_fn(|| Step::arbitrary(&mut u).ok());
+    run_steps(steps)
+}
+
+/// Runs `steps` (at most 512 of them); panics when a promise breaks.
+pub fn run_steps(steps: impl IntoIterator<Item = Step>) -> Summary {
+    let mut sides = [Side::new(), Side::new()];
+    let mut time = 0.0f64;
+    let mut acked = [0usize; 2];
+    for step in steps.into_iter().take(MAX_STEPS) {
+        apply(&mut sides, step, &mut time);
+        for (side, acked) in sides.iter_mut().zip(&mut acked) {
+            steady(side);
+            *acked += side.endpoint.acks().len();
+            side.endpoint.clear_acks();
+        }
+    }
+    Summary {
+        delivered: [sides[0].delivered.len(), sides[1].delivered.len()],
+        acked,
+    }
+}
+
+/// The receiving side of a step and the other one.
+fn ends(sides: &mut [Side; 2], to_b: bool) -> (&mut Side, &mut Side) {
+    let [a, b] = sides;
+    if to_b {
+        (b, a)
+    } else {
+        (a, b)
+    }
+}
+
+fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
+    match step {
+        Step::Send { to_b, len, fill } => {
+            let (to, from) = ends(sides, to_b);
+            let len = usize::from(len) % (config().max_packet_size + 1);
+            if len == 0 || to.in_flight.len() >= MAX_IN_FLIGHT {
+                return;
+            }
+            let payload: Vec<u8> = (0..len).map(|i| fill.wrapping_add(i as u8)).collect();
+            // The datagrams land in space reserved beforehand, so that only
+            // the endpoint's own allocations are counted against its bound.
+            let mut bytes = Vec::with_capacity(len + 64 * config().max_fragments);
+            let mut spans = Vec::with_capacity(config().max_fragments);
+            let sent = from.measured(|e| {
+                e.send(&payload, |d| {
+                    spans.push((bytes.len(), d.len()));
+                    bytes.extend_from_slice(d);
+                })
+            });
+            let sequence = sent.unwrap_or_else(|e| panic!("a packet within the limits: {e}"));
+            from.sent.insert(sequence, payload);
+            to.in_flight.extend(
+                spans
+                    .iter()
+                    .map(|&(start, len)| bytes[start..start + len].to_vec()),
+            );
+        }
+        Step::Deliver { to_b, pick } | Step::Duplicate { to_b, pick } => {
+            let (to, from) = ends(sides, to_b);
+            if to.in_flight.is_empty() {
+                return;
+            }
+            let at = usize::from(pick) % to.in_flight.len();
+            let datagram = if matches!(step, Step::Duplicate { .. }) {
+                to.in_flight[at].clone()
+            } else {
+                to.in_flight.remove(at)
+            };
+            receive(to, from, &datagram, true);
+        }
+        Step::Drop { to_b, pick } => {
+            let (to, _) = ends(sides, to_b);
+            if !to.in_flight.is_empty() {
+                let at = usize::from(pick) % to.in_flight.len();
+                to.in_flight.remove(at);
+            }
+        }
+        Step::Corrupt {
+            to_b,
+            pick,
+            at,
+            xor,
+        } => {
+            let (to, from) = ends(sides, to_b);
+            if to.in_flight.is_empty() || xor == 0 {
+                return;
+            }
+            let index = usize::from(pick) % to.in_flight.len();
+            let mut datagram = to.in_flight.remove(index);
+            let byte = usize::from(at) % datagram.len().max(1);
+            if let Some(b) = datagram.get_mut(byte) {
+                *b ^= xor;
+            }
+            receive(to, from, &datagram, false);
+        }
+        Step::Inject { to_b, bytes } => {
+            let (to, from) = ends(sides, to_b);
+            receive(to, from, &bytes, false);
+        }
+        Step::Tick { millis } => {
+            *time += f64::from(millis) / 1000.0;
+            for side in sides.iter_mut() {
+                let now = *time;
+                side.measured(|e| e.update(now));
+            }
+        }
+    }
+}
