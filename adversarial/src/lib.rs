@@ -30,6 +30,7 @@ pub mod plain;
 pub mod rebuild;
 pub mod replay;
 pub mod report;
+pub mod scenario;
 pub mod shrink;
 pub mod target;
 pub mod targets;

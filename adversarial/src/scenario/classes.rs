@@ -1,0 +1,307 @@
+//! The lies told across packets, each built into an honest conversation:
+//! a sender's packets (one of them large enough for three fragments or
+//! more), their datagrams in order, and the lie inserted among them with
+//! the verdict it is owed.
+
+use super::{Owed, Scenario};
+use arbitrary::Unstructured;
+use link::{Endpoint, FragmentHeader, Header, FRAGMENT_HEADER_BYTES};
+use std::collections::{HashMap, HashSet};
+
+/// A lie told across packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StateClass {
+    /// A later fragment says another count than the first seen.
+    FragmentCountChanged,
+    /// A fragment whose id is its count.
+    FragmentIdOutOfRange,
+    /// A middle fragment one byte longer than `fragment_size`.
+    FragmentTooLong,
+    /// A middle fragment one byte shorter.
+    ShortMiddleFragment,
+    /// A fragment again, with other bytes: the first one stands.
+    DuplicateFragmentDifferentBytes,
+    /// The first fragment of three windows' worth of packets, never the
+    /// rest: memory stays bound and the honest packets still pass.
+    ReassemblyBomb,
+    /// A fragment of a packet already delivered.
+    FragmentOfDeliveredPacket,
+    /// A packet older than the received window.
+    StaleSequence,
+    /// A conversation across the wrap, from 65,530 or so.
+    SequenceWrap,
+    /// A packet whose header acks 32 packets the endpoint never sent.
+    AckForUnsent,
+    /// A header with the ack in two bytes where one fits.
+    NonCanonicalHeader,
+    /// A datagram delivered, then again.
+    ReplayedDatagram,
+}
+
+impl StateClass {
+    /// Every class, in declaration order.
+    pub const ALL: [Self; 12] = [
+        Self::FragmentCountChanged,
+        Self::FragmentIdOutOfRange,
+        Self::FragmentTooLong,
+        Self::ShortMiddleFragment,
+        Self::DuplicateFragmentDifferentBytes,
+        Self::ReassemblyBomb,
+        Self::FragmentOfDeliveredPacket,
+        Self::StaleSequence,
+        Self::SequenceWrap,
+        Self::AckForUnsent,
+        Self::NonCanonicalHeader,
+        Self::ReplayedDatagram,
+    ];
+
+    /// Its name in tables and on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::FragmentCountChanged => "fragment-count-changed",
+            Self::FragmentIdOutOfRange => "fragment-id-out-of-range",
+            Self::FragmentTooLong => "fragment-too-long",
+            Self::ShortMiddleFragment => "short-middle-fragment",
+            Self::DuplicateFragmentDifferentBytes => "duplicate-fragment-different-bytes",
+            Self::ReassemblyBomb => "reassembly-bomb",
+            Self::FragmentOfDeliveredPacket => "fragment-of-delivered-packet",
+            Self::StaleSequence => "stale-sequence",
+            Self::SequenceWrap => "sequence-wrap",
+            Self::AckForUnsent => "ack-for-unsent",
+            Self::NonCanonicalHeader => "non-canonical-header",
+            Self::ReplayedDatagram => "replayed-datagram",
+        }
+    }
+}
+
+/// A packet of the honest conversation.
+struct Packet {
+    sequence: u16,
+    payload: Vec<u8>,
+    datagrams: Vec<Vec<u8>>,
+}
+
+/// `count` packets from a fresh sender starting at `start`, the one at
+/// `big` of three fragments or more, the others of any size.
+fn conversation(
+    u: &mut Unstructured<'_>,
+    config: &link::Config,
+    start: u16,
+    count: usize,
+    big: usize,
+) -> arbitrary::Result<Vec<Packet>> {
+    let mut sender =
+        Endpoint::new(config.clone(), 0.0).map_err(|_| arbitrary::Error::IncorrectFormat)?;
+    sender.set_next_sequence(start);
+    let mut packets = Vec::with_capacity(count);
+    for i in 0..count {
+        let len = if i == big {
+            u.int_in_range(config.fragment_size * 2 + 1..=config.max_packet_size)?
+        } else if u.ratio(1, 4)? {
+            u.int_in_range(config.fragment_above + 1..=config.max_packet_size)?
+        } else {
+            u.int_in_range(1..=config.fragment_above)?
+        };
+        let fill: u8 = u.arbitrary()?;
+        let payload: Vec<u8> = (0..len).map(|i| fill.wrapping_add(i as u8)).collect();
+        let mut datagrams = Vec::new();
+        let sequence = sender
+            .send(&payload, |d| datagrams.push(d.to_vec()))
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        packets.push(Packet {
+            sequence,
+            payload,
+            datagrams,
+        });
+    }
+    Ok(packets)
+}
+
+/// `datagram`'s fragment header rewritten by `change`.
+fn refragment(datagram: &[u8], change: impl FnOnce(&mut FragmentHeader)) -> Vec<u8> {
+    let mut out = datagram.to_vec();
+    if let Ok(mut header) = FragmentHeader::read(datagram) {
+        change(&mut header);
+        let _ = header.write(&mut out[..FRAGMENT_HEADER_BYTES]);
+    }
+    out
+}
+
+/// A regular datagram: `header`, then `payload`.
+fn regular(header: Header, payload: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; link::MAX_HEADER_BYTES];
+    let len = header.write(&mut out).unwrap_or(0);
+    out.truncate(len);
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Builds a scenario of `class` from `u`, for an endpoint with `config`
+/// whose peer's first sequence is `Scenario::peer_start`.
+///
+/// # Errors
+///
+/// When `u` runs out of entropy.
+pub fn scenario(
+    class: StateClass,
+    config: &link::Config,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Scenario> {
+    let count = u.int_in_range(4..=16)?;
+    let big = u.int_in_range(0..=count - 2)?;
+    let start = match class {
+        StateClass::SequenceWrap => u.int_in_range(65_530..=65_535)?,
+        // The bomb's packets come first, at 0 and on.
+        StateClass::ReassemblyBomb => {
+            usize_to_u16(3 * usize::from(config.fragment_reassembly_buffer_size))
+        }
+        _ => 0,
+    };
+    let packets = conversation(u, config, start, count, big)?;
+    let mut datagrams: Vec<(Vec<u8>, Owed)> = Vec::new();
+    let p = &packets[big];
+    // A regular packet (the one after the big one, if small; else one of
+    // its own, appended).
+    let small = packets
+        .iter()
+        .position(|q| q.datagrams.len() == 1 && q.datagrams[0][0] & 1 == 0);
+    for (i, packet) in packets.iter().enumerate() {
+        for (k, datagram) in packet.datagrams.iter().enumerate() {
+            let at_big = i == big;
+            let at_small = Some(i) == small;
+            if at_big && k == 1 {
+                let lie = match class {
+                    StateClass::FragmentCountChanged => Some((
+                        refragment(datagram, |h| {
+                            h.count = if usize::from(h.count) < config.max_fragments {
+                                h.count + 1
+                            } else {
+                                h.count - 1
+                            };
+                        }),
+                        "count-mismatch",
+                    )),
+                    StateClass::FragmentIdOutOfRange => Some((
+                        refragment(datagram, |h| {
+                            h.id = u8::try_from(h.count).unwrap_or(u8::MAX)
+                        }),
+                        "fragment-id-out-of-range",
+                    )),
+                    StateClass::FragmentTooLong => {
+                        let mut longer = datagram.clone();
+                        longer.push(0x5A);
+                        Some((longer, "fragment-too-long"))
+                    }
+                    StateClass::ShortMiddleFragment => Some((
+                        datagram[..datagram.len() - 1].to_vec(),
+                        "fragment-too-short",
+                    )),
+                    _ => None,
+                };
+                if let Some((lie, cause)) = lie {
+                    datagrams.push((lie, Owed::Refuse(cause)));
+                }
+            }
+            if at_small && class == StateClass::NonCanonicalHeader {
+                datagrams.push((long_ack(datagram), Owed::Refuse("non-canonical-header")));
+            }
+            if at_small && class == StateClass::AckForUnsent {
+                // The packet arrives once, under a header that acks 32
+                // packets of the endpoint's, which sent none.
+                let header = Header {
+                    sequence: packet.sequence,
+                    ack: u.arbitrary()?,
+                    ack_bits: u32::MAX,
+                };
+                datagrams.push((regular(header, &packet.payload), Owed::Accept));
+                continue;
+            }
+            datagrams.push((datagram.clone(), Owed::Accept));
+            if at_big && k == 1 && class == StateClass::DuplicateFragmentDifferentBytes {
+                let mut other = datagram.clone();
+                if let Some(last) = other.last_mut() {
+                    *last ^= 0xFF;
+                }
+                datagrams.push((other, Owed::Refuse("duplicate-fragment")));
+            }
+            if at_small && class == StateClass::ReplayedDatagram {
+                datagrams.push((datagram.clone(), Owed::Refuse("duplicate-packet")));
+            }
+        }
+        if i == big && class == StateClass::FragmentOfDeliveredPacket {
+            datagrams.push((p.datagrams[1].clone(), Owed::Refuse("already-received")));
+        }
+    }
+    let needs_small = matches!(
+        class,
+        StateClass::NonCanonicalHeader | StateClass::AckForUnsent | StateClass::ReplayedDatagram
+    );
+    if needs_small && small.is_none() {
+        return Err(arbitrary::Error::IncorrectFormat);
+    }
+    if class == StateClass::StaleSequence {
+        let last = packets.last().map_or(start, |q| q.sequence);
+        let stale = last.wrapping_sub(config.received_packets_buffer_size + 8);
+        let header = Header {
+            sequence: stale,
+            ack: stale.wrapping_sub(1),
+            ack_bits: 0,
+        };
+        datagrams.push((regular(header, b"late"), Owed::Refuse("stale-packet")));
+    }
+    if class == StateClass::ReassemblyBomb {
+        let bomb = (0..start).map(|sequence| {
+            let mut out = refragment(&[1, 0, 0, 0, 0], |h| {
+                *h = FragmentHeader {
+                    sequence,
+                    id: 0,
+                    count: u16::try_from(config.max_fragments).unwrap_or(1),
+                };
+            });
+            out.extend(regular(
+                Header {
+                    sequence,
+                    ack: u16::MAX,
+                    ack_bits: 0,
+                },
+                &vec![0xB0; config.fragment_size],
+            ));
+            (out, Owed::Accept)
+        });
+        datagrams.splice(0..0, bomb.collect::<Vec<_>>());
+    }
+    let sent: HashMap<u16, Vec<u8>> = packets
+        .iter()
+        .map(|q| (q.sequence, q.payload.clone()))
+        .collect();
+    let must_deliver: HashSet<u16> = sent.keys().copied().collect();
+    Ok(Scenario {
+        class,
+        datagrams,
+        sent,
+        must_deliver,
+        peer_start: if class == StateClass::ReassemblyBomb {
+            0
+        } else {
+            start
+        },
+    })
+}
+
+fn usize_to_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// A regular datagram with its ack written in two bytes instead of one.
+fn long_ack(datagram: &[u8]) -> Vec<u8> {
+    let Ok((header, len)) = Header::read(datagram) else {
+        return datagram.to_vec();
+    };
+    let mut out = vec![datagram[0] & !(1 << 5)];
+    out.extend_from_slice(&header.sequence.to_le_bytes());
+    out.extend_from_slice(&header.ack.to_le_bytes());
+    out.extend_from_slice(&datagram[4..len]);
+    out.extend_from_slice(&datagram[len..]);
+    out
+}

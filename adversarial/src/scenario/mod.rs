@@ -1,0 +1,215 @@
+//! Lies told across packets: an honest sender's conversation with an
+//! endpoint under test, with one lie told somewhere in it (a fragment whose
+//! count changed, a replayed datagram, a reassembly bomb, ...), each
+//! datagram with the verdict it is owed. [`run`] delivers the datagrams one
+//! by one and checks, at every step, the verdict, the endpoint's counter
+//! for the cause, what it delivered and what it allocated.
+//!
+//! The endpoint is anything that speaks reliable 1.0 through
+//! [`Connection`]: `link`'s own, or yours.
+
+mod classes;
+
+pub use classes::{scenario, StateClass};
+
+use crate::alloc::allocated_during;
+use std::collections::{HashMap, HashSet};
+
+/// What the scenarios need of an endpoint under attack.
+pub trait Connection {
+    /// Receives `datagram`; a whole packet goes to `deliver` with its
+    /// sequence. `Ok` when accepted (stored or delivered), else the cause
+    /// of the refusal, as `link::Cause::label` names it.
+    ///
+    /// # Errors
+    ///
+    /// The refusal's cause.
+    fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: &mut dyn FnMut(u16, &[u8]),
+    ) -> Result<(), &'static str>;
+
+    /// Datagrams refused for `cause` so far.
+    fn refused(&self, cause: &str) -> u64;
+
+    /// Its own packets the peer acknowledged since the last call.
+    fn take_acks(&mut self) -> Vec<u16>;
+
+    /// The most bytes it may allocate, from its creation on.
+    fn memory_bound(&self) -> usize;
+
+    /// Expects the peer's first packet to be `sequence` (a fresh endpoint
+    /// expects 0).
+    fn expect_peer_from(&mut self, sequence: u16);
+}
+
+impl Connection for link::Endpoint {
+    fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: &mut dyn FnMut(u16, &[u8]),
+    ) -> Result<(), &'static str> {
+        Self::receive(self, datagram, |sequence, payload| {
+            deliver(sequence, payload);
+            true
+        })
+        .map(|_| ())
+        .map_err(|refusal| refusal.cause.label())
+    }
+
+    fn refused(&self, cause: &str) -> u64 {
+        link::Cause::ALL
+            .iter()
+            .find(|c| c.label() == cause)
+            .map_or(0, |c| self.counters().refused(*c))
+    }
+
+    fn take_acks(&mut self) -> Vec<u16> {
+        let acks = self.acks().to_vec();
+        self.clear_acks();
+        acks
+    }
+
+    fn memory_bound(&self) -> usize {
+        Self::memory_bound(self)
+    }
+
+    fn expect_peer_from(&mut self, sequence: u16) {
+        Self::expect_peer_from(self, sequence);
+    }
+}
+
+/// The configuration the scenarios are built for: the stateful fuzz
+/// target's, with small fragments and windows.
+#[must_use]
+pub fn config() -> link::Config {
+    crate::conversation::config()
+}
+
+/// The verdict a datagram of a scenario is owed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// Accepted: stored as a fragment, or delivered.
+    Accept,
+    /// Refused for this cause.
+    Refuse(&'static str),
+}
+
+/// A conversation with one lie in it.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The lie told.
+    pub class: StateClass,
+    /// The datagrams that arrive, in order, each with its owed verdict.
+    pub datagrams: Vec<(Vec<u8>, Owed)>,
+    /// The packets the sender sent, by sequence: what a delivery must be.
+    pub sent: HashMap<u16, Vec<u8>>,
+    /// The packets that must have been delivered by the end.
+    pub must_deliver: HashSet<u16>,
+    /// The first sequence the endpoint must expect from its peer.
+    pub peer_start: u16,
+}
+
+/// What went wrong in a scenario, at which datagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The class of the scenario.
+    pub class: StateClass,
+    /// The datagram's index, or the number of datagrams for a failure at
+    /// the end.
+    pub step: usize,
+    /// What went wrong.
+    pub what: String,
+}
+
+/// Delivers the scenario's datagrams to `connection` one by one and checks
+/// every step: the owed verdict, the counter of a refusal's cause moved by
+/// exactly one, deliveries sent, intact and once, acks only for what the
+/// endpoint sent (it sent nothing), allocations within its bound; at the
+/// end, every packet owed delivery delivered. `made` is what making the
+/// connection allocated.
+///
+/// # Errors
+///
+/// The first thing that went wrong.
+pub fn run(
+    connection: &mut dyn Connection,
+    made: usize,
+    scenario: &Scenario,
+) -> Result<(), Failure> {
+    let fail = |step: usize, what: String| Failure {
+        class: scenario.class,
+        step,
+        what,
+    };
+    connection.expect_peer_from(scenario.peer_start);
+    let mut allocated = made;
+    let mut delivered: HashSet<u16> = HashSet::new();
+    let mut payload = Vec::with_capacity(1 << 16);
+    for (step, (datagram, owed)) in scenario.datagrams.iter().enumerate() {
+        let before = match owed {
+            Owed::Refuse(cause) => connection.refused(cause),
+            Owed::Accept => 0,
+        };
+        payload.clear();
+        let mut handed = None;
+        let (verdict, bytes) = allocated_during(|| {
+            connection.receive(datagram, &mut |sequence, p| {
+                handed = Some(sequence);
+                payload.extend_from_slice(p);
+            })
+        });
+        allocated += bytes.bytes;
+        if allocated > connection.memory_bound() {
+            return Err(fail(
+                step,
+                format!(
+                    "allocated {allocated} bytes, past the bound {}",
+                    connection.memory_bound()
+                ),
+            ));
+        }
+        match (owed, verdict) {
+            (Owed::Accept, Ok(())) => {}
+            (Owed::Refuse(cause), Err(got)) if got == *cause => {
+                let after = connection.refused(cause);
+                if after != before + 1 {
+                    return Err(fail(
+                        step,
+                        format!("{cause} counted {} times", after.saturating_sub(before)),
+                    ));
+                }
+            }
+            (owed, got) => {
+                return Err(fail(step, format!("owed {owed:?}, got {got:?}")));
+            }
+        }
+        if let Some(sequence) = handed {
+            if scenario.sent.get(&sequence) != Some(&payload) {
+                return Err(fail(
+                    step,
+                    format!("packet {sequence} delivered other than it was sent"),
+                ));
+            }
+            if !delivered.insert(sequence) {
+                return Err(fail(step, format!("packet {sequence} delivered twice")));
+            }
+        }
+        let acks = connection.take_acks();
+        if !acks.is_empty() {
+            return Err(fail(step, format!("acks {acks:?} for packets never sent")));
+        }
+    }
+    let end = scenario.datagrams.len();
+    let mut missing: Vec<u16> = scenario
+        .must_deliver
+        .difference(&delivered)
+        .copied()
+        .collect();
+    missing.sort_unstable();
+    if !missing.is_empty() {
+        return Err(fail(end, format!("packets {missing:?} never delivered")));
+    }
+    Ok(())
+}
