@@ -108,10 +108,18 @@ struct Side {
     in_flight: Vec<Vec<u8>>,
 }
 
+/// Makes an endpoint under test: link's own, or one with a planted fault.
+pub type Make<'a> = &'a dyn Fn() -> Endpoint;
+
+/// Link's own endpoint with [`config`].
+#[must_use]
+pub fn endpoint() -> Endpoint {
+    Endpoint::new(config(), 0.0).unwrap_or_else(|e| panic!("the conversation's config: {e}"))
+}
+
 impl Side {
-    fn new() -> Self {
-        let (endpoint, made) = allocated_during(|| Endpoint::new(config(), 0.0));
-        let endpoint = endpoint.unwrap_or_else(|e| panic!("the conversation's config: {e}"));
+    fn new(make: Make<'_>) -> Self {
+        let (endpoint, made) = allocated_during(make);
         Self {
             endpoint,
             allocated: made.bytes,
@@ -220,17 +228,41 @@ pub struct Summary {
     pub acked: [usize; 2],
 }
 
-/// Runs the script `data` describes (steps read through `arbitrary`, at
-/// most 512); panics when a promise breaks.
+/// Runs the script `data` describes (where the sequences start, then
+/// steps read through `arbitrary`, at most 512) over two of link's
+/// endpoints; panics when a promise breaks.
 pub fn run(data: &[u8]) -> Summary {
-    let mut u = Unstructured::new(data);
-    let steps = std::iter::from_fn(|| Step::arbitrary(&mut u).ok());
-    run_steps(steps)
+    run_with(data, &endpoint)
 }
 
-/// Runs `steps` (at most 512 of them); panics when a promise breaks.
+/// As [`run`], over endpoints `make` makes.
+pub fn run_with(data: &[u8], make: Make<'_>) -> Summary {
+    let mut u = Unstructured::new(data);
+    // A quarter of the scripts start just before the wrap.
+    let near_wrap = u.ratio(1, 4).unwrap_or(false);
+    let start = if near_wrap {
+        u16::MAX - u16::from(u.arbitrary::<u8>().unwrap_or(0))
+    } else {
+        0
+    };
+    let steps = std::iter::from_fn(|| Step::arbitrary(&mut u).ok());
+    run_from(start, steps, make)
+}
+
+/// Runs `steps` (at most 512 of them) over two of link's endpoints, from
+/// sequence 0; panics when a promise breaks.
 pub fn run_steps(steps: impl IntoIterator<Item = Step>) -> Summary {
-    let mut sides = [Side::new(), Side::new()];
+    run_from(0, steps, &endpoint)
+}
+
+/// Runs `steps` over endpoints `make` makes, each sending from `start`
+/// and expecting its peer from there.
+fn run_from(start: u16, steps: impl IntoIterator<Item = Step>, make: Make<'_>) -> Summary {
+    let mut sides = [Side::new(make), Side::new(make)];
+    for side in &mut sides {
+        side.endpoint.set_next_sequence(start);
+        side.endpoint.expect_peer_from(start);
+    }
     let mut time = 0.0f64;
     let mut acked = [0usize; 2];
     for step in steps.into_iter().take(MAX_STEPS) {
@@ -333,5 +365,26 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                 side.measured(|e| e.update(now));
             }
         }
+    }
+}
+
+/// Raw bytes as datagrams into one endpoint with no honest peer: each
+/// datagram is a length byte and that many bytes. Checks what holds
+/// whatever arrives: refusals counted once, nothing delivered twice,
+/// allocations within the bound, estimates finite. The raw-bytes body the
+/// stateful one is compared with.
+pub fn run_raw(data: &[u8], make: Make<'_>) {
+    let mut to = Side::new(make);
+    let from = Side::new(make);
+    let mut rest = data;
+    for _ in 0..MAX_STEPS {
+        let Some((&len, tail)) = rest.split_first() else {
+            break;
+        };
+        let len = usize::from(len).min(tail.len());
+        let (datagram, tail) = tail.split_at(len);
+        rest = tail;
+        receive(&mut to, &from, datagram, false);
+        steady(&to);
     }
 }

@@ -99,6 +99,23 @@ pub struct Endpoint {
     transmit: Vec<u8>,
     estimates: Estimates,
     counters: Counters,
+    /// The newest sequence delivered, for the `NoWrap` fault.
+    #[cfg(feature = "faults")]
+    newest: Option<u16>,
+    #[cfg(feature = "faults")]
+    fault: Option<crate::fault::Fault>,
+}
+
+/// The faults an endpoint may have planted (`crate::fault`, feature
+/// `faults`); without the feature none is ever planted and each test below
+/// is false.
+#[derive(Clone, Copy)]
+enum Planted {
+    TrustLaterCount,
+    UnboundedCopy,
+    KeepPartialReassembly,
+    NoWrap,
+    AckUnsent,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -148,8 +165,39 @@ impl Endpoint {
                 config.packet_loss_smoothing_factor,
             ),
             counters: Counters::default(),
+            #[cfg(feature = "faults")]
+            newest: None,
+            #[cfg(feature = "faults")]
+            fault: None,
             config,
         })
+    }
+
+    /// The endpoint with `fault` planted (feature `faults`).
+    #[cfg(feature = "faults")]
+    #[must_use]
+    pub const fn with_fault(mut self, fault: crate::fault::Fault) -> Self {
+        self.fault = Some(fault);
+        self
+    }
+
+    /// Whether `fault` is planted.
+    #[allow(unused_variables, clippy::unused_self)]
+    const fn has(&self, fault: Planted) -> bool {
+        #[cfg(feature = "faults")]
+        {
+            use crate::fault::Fault;
+            let planted = match fault {
+                Planted::TrustLaterCount => Fault::TrustLaterCount,
+                Planted::UnboundedCopy => Fault::UnboundedCopy,
+                Planted::KeepPartialReassembly => Fault::KeepPartialReassembly,
+                Planted::NoWrap => Fault::NoWrap,
+                Planted::AckUnsent => Fault::AckUnsent,
+            };
+            matches!(self.fault, Some(f) if f as u8 == planted as u8)
+        }
+        #[cfg(not(feature = "faults"))]
+        false
     }
 
     /// The configuration.
@@ -397,7 +445,7 @@ impl Endpoint {
         if payload.len() > self.config.max_packet_size {
             return Err(refused(Cause::PacketTooLarge, at, "payload"));
         }
-        if self.received.is_stale(sequence) {
+        if self.received.is_stale(sequence) || self.stale_without_wrap(sequence) {
             return Err(refused(Cause::StalePacket, 1, "sequence"));
         }
         if self.received.contains(sequence) {
@@ -408,10 +456,29 @@ impl Endpoint {
             return Ok(Received::Declined { sequence });
         }
         self.counters.packets_delivered = self.counters.packets_delivered.saturating_add(1);
+        #[cfg(feature = "faults")]
+        {
+            self.newest = Some(self.newest.map_or(sequence, |n| n.max(sequence)));
+        }
         self.received.insert(sequence);
         self.reassembly.advance(sequence);
         self.take_acks(header);
         Ok(Received::Delivered { sequence })
+    }
+
+    /// The `NoWrap` fault's staleness: below the newest delivered minus
+    /// the window, as plain numbers.
+    fn stale_without_wrap(&self, sequence: u16) -> bool {
+        let _ = sequence;
+        if !self.has(Planted::NoWrap) {
+            return false;
+        }
+        #[cfg(feature = "faults")]
+        if let Some(newest) = self.newest {
+            let window = i32::from(self.config.received_packets_buffer_size);
+            return i32::from(sequence) < i32::from(newest).saturating_sub(window);
+        }
+        false
     }
 
     /// The peer's acks: each own packet it names, still remembered and not
@@ -422,7 +489,11 @@ impl Endpoint {
                 continue;
             }
             let acked = header.ack.wrapping_sub(i);
+            let unsent_too = self.has(Planted::AckUnsent);
             let Some(sent) = self.sent.get_mut(acked) else {
+                if unsent_too && self.acks.len() < self.config.ack_buffer_size {
+                    self.acks.push(acked);
+                }
                 continue;
             };
             if sent.acked {
@@ -476,7 +547,7 @@ impl Endpoint {
         let data = datagram.get(data_at..).unwrap_or_default();
         let size = self.config.fragment_size;
         let last = u16::from(fragment.id).saturating_add(1) == fragment.count;
-        if data.len() > size {
+        if data.len() > size && !self.has(Planted::UnboundedCopy) {
             return Err(refused(Cause::FragmentTooLong, data_at, "data"));
         }
         if (!last && data.len() != size) || data.is_empty() {
@@ -486,12 +557,18 @@ impl Endpoint {
         if self.received.contains(sequence) {
             return Err(refused(Cause::AlreadyReceived, 1, "sequence"));
         }
+        let trust_later_count = self.has(Planted::TrustLaterCount);
+        let unbounded_copy = self.has(Planted::UnboundedCopy);
+        let keep_partial = self.has(Planted::KeepPartialReassembly);
         let entry = match self.reassembly.get_mut(sequence) {
             Some(entry) => entry,
             None => {
                 let Some(entry) = self.reassembly.insert(sequence) else {
                     return Err(refused(Cause::StaleFragment, 1, "sequence"));
                 };
+                if keep_partial {
+                    entry.leak();
+                }
                 entry.reset(fragment.count, size);
                 self.received.advance(sequence);
                 // The insert above made the slot; the borrow ends with it.
@@ -502,10 +579,20 @@ impl Endpoint {
             }
         };
         if entry.count != fragment.count {
-            return Err(refused(Cause::CountMismatch, 4, "count_minus_1"));
+            if !trust_later_count {
+                return Err(refused(Cause::CountMismatch, 4, "count_minus_1"));
+            }
+            entry.count = fragment.count;
         }
         if entry.has(fragment.id) {
             return Err(refused(Cause::DuplicateFragment, 3, "fragment_id"));
+        }
+        if unbounded_copy {
+            entry.grow_to(
+                usize::from(fragment.id)
+                    .saturating_mul(size)
+                    .saturating_add(data.len()),
+            );
         }
         if !entry.store(fragment.id, data, size) {
             return Err(refused(Cause::FragmentTooLong, data_at, "data"));

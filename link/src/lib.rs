@@ -43,6 +43,8 @@
 pub mod config;
 pub mod endpoint;
 pub mod estimates;
+#[cfg(feature = "faults")]
+pub mod fault;
 pub mod fragment;
 pub mod header;
 pub mod reassembly;
@@ -51,6 +53,8 @@ pub mod sequence;
 
 pub use config::{Config, ConfigError};
 pub use endpoint::{Endpoint, Received, SendError};
+#[cfg(feature = "faults")]
+pub use fault::Fault;
 pub use fragment::{FragmentHeader, FRAGMENT_HEADER_BYTES};
 pub use header::{Header, MAX_HEADER_BYTES};
 pub use refusal::{Cause, Counters, Refusal};

@@ -39,6 +39,25 @@ impl Reassembly {
         }
     }
 
+    /// The `KeepPartialReassembly` fault: forgets its buffer without
+    /// freeing it, so the next packet allocates another.
+    #[cfg(feature = "faults")]
+    pub fn leak(&mut self) {
+        std::mem::forget(std::mem::take(&mut self.buffer));
+    }
+
+    /// Without the `faults` feature, nothing.
+    #[cfg(not(feature = "faults"))]
+    pub const fn leak(&mut self) {}
+
+    /// The `UnboundedCopy` fault: grows the buffer to `bytes`, however
+    /// many that is.
+    pub fn grow_to(&mut self, bytes: usize) {
+        if self.buffer.len() < bytes {
+            self.buffer.resize(bytes, 0);
+        }
+    }
+
     fn bit(id: u8) -> (usize, u64) {
         (usize::from(id / 64), 1u64 << (id % 64))
     }
