@@ -269,6 +269,11 @@ struct FloodArgs {
     #[arg(long, default_value_t = 400, value_name = "BYTES", requires = "link",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     link_fragment_size: usize,
+    /// With --link: 16 more source ports send reassembly bombs (the first
+    /// fragment of packet after packet, never the rest), each fragment
+    /// again with other bytes, owed `stored` then `duplicate-fragment`.
+    #[arg(long, requires = "link")]
+    stateful: bool,
 }
 
 #[derive(Args)]
@@ -523,6 +528,10 @@ fn seed_corpus(
     Ok(true)
 }
 
+/// The source ports of `flood --stateful`'s partial packets: well within
+/// the game server's 64 clients, beside the honest ones and the attacker.
+const STATEFUL_PORTS: usize = 16;
+
 /// The largest packet `flood --link` sends for a target that states none.
 const UNSTATED_LINK_PACKET: usize = 1200;
 
@@ -539,6 +548,7 @@ fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
             let max = target.framing().max_bytes.unwrap_or(UNSTATED_LINK_PACKET);
             link::Config::for_packets(max, args.link_fragment_size)
         }),
+        bombers: if args.stateful { STATEFUL_PORTS } else { 0 },
     };
     let report = flood::flood(target, &config).map_err(|e| e.to_string())?;
     println!("{}", report::flood_text(&report));

@@ -2,7 +2,7 @@
 //! waiting for the server's verdict, each with the verdict it is owed, and
 //! the honest tallies.
 
-use crate::mutate::{Class, Owed};
+use crate::mutate::Owed;
 use std::collections::{BTreeMap, HashMap};
 
 /// A malicious datagram judged other than it was owed.
@@ -88,7 +88,8 @@ impl std::fmt::Debug for Ledger {
 struct Pending {
     count: u32,
     owed: Owed,
-    class: Class,
+    /// The lie's class, by name: a mutation class, or a lie across packets.
+    class: &'static str,
 }
 
 impl Ledger {
@@ -96,7 +97,7 @@ impl Ledger {
     /// owed. Identical datagrams share an entry: the reader is
     /// deterministic, so they get one verdict, and the first case's owed
     /// verdict is checked.
-    pub fn sent(&mut self, fingerprint: u64, owed: &Owed, class: Class) {
+    pub fn sent(&mut self, fingerprint: u64, owed: &Owed, class: &'static str) {
         if let Some(entry) = self.previous.get_mut(&fingerprint) {
             entry.count += 1;
             return;
@@ -144,7 +145,7 @@ impl Ledger {
         self.wrong += 1;
         if self.examples.len() < EXAMPLES {
             self.examples.push(WrongVerdict {
-                class: class.name(),
+                class,
                 owed: describe(&owed),
                 got: verdict.to_string(),
                 fingerprint,
@@ -172,6 +173,7 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mutate::Class;
 
     const CRC: Owed = Owed::Refusal {
         causes: &["bad-crc"],
@@ -181,9 +183,9 @@ mod tests {
     #[test]
     fn a_verdict_is_checked_against_the_owed_one() {
         let mut ledger = Ledger::default();
-        ledger.sent(1, &CRC, Class::BadCrc);
-        ledger.sent(2, &CRC, Class::BadCrc);
-        ledger.sent(3, &Owed::Accept, Class::Valid);
+        ledger.sent(1, &CRC, Class::BadCrc.name());
+        ledger.sent(2, &CRC, Class::BadCrc.name());
+        ledger.sent(3, &Owed::Accept, Class::Valid.name());
         ledger.judged(1, "bad-crc");
         ledger.judged(2, "past-end");
         ledger.judged(3, "accepted");
@@ -217,9 +219,9 @@ mod tests {
             at: None,
         };
         let mut ledger = Ledger::default();
-        ledger.sent(1, &stored, Class::BadCrc);
-        ledger.sent(2, &CRC, Class::BadCrc);
-        ledger.sent(3, &CRC, Class::BadCrc);
+        ledger.sent(1, &stored, Class::BadCrc.name());
+        ledger.sent(2, &CRC, Class::BadCrc.name());
+        ledger.sent(3, &CRC, Class::BadCrc.name());
         ledger.judged(1, crate::flood::STORED);
         ledger.judged(2, crate::flood::STORED);
         ledger.judged(3, "accepted");
@@ -234,11 +236,11 @@ mod tests {
     #[test]
     fn datagrams_without_a_verdict_are_given_up_after_two_ages() {
         let mut ledger = Ledger::default();
-        ledger.sent(1, &CRC, Class::BadCrc);
-        ledger.sent(1, &CRC, Class::BadCrc);
+        ledger.sent(1, &CRC, Class::BadCrc.name());
+        ledger.sent(1, &CRC, Class::BadCrc.name());
         ledger.age();
         ledger.judged(1, "bad-crc");
-        ledger.sent(2, &CRC, Class::BadCrc);
+        ledger.sent(2, &CRC, Class::BadCrc.name());
         ledger.age();
         assert_eq!(ledger.unjudged, 1, "one copy of datagram 1");
         ledger.judged(2, "bad-crc");

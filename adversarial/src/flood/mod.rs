@@ -12,6 +12,7 @@
 //! datagram, whether each malicious one got the verdict it was owed, and
 //! where each lost honest packet was lost.
 
+mod bombers;
 mod ledger;
 mod transport;
 
@@ -66,6 +67,10 @@ pub struct FloodConfig {
     /// (the server must speak it too), fragments included; `None` sends
     /// each packet in a datagram of its own.
     pub link: Option<link::Config>,
+    /// With `link`: this many more source ports send reassembly bombs
+    /// (first fragments, never the rest) and each fragment again with other
+    /// bytes, beside the packet-by-packet lies. 0 for none.
+    pub bombers: usize,
 }
 
 /// What a flood saw.
@@ -83,6 +88,8 @@ pub struct FloodReport {
     pub malicious_sent: u64,
     /// Malicious datagrams owed a refusal.
     pub owed_refusal: u64,
+    /// Of the malicious datagrams, those the stateful attacker sent.
+    pub stateful_sent: u64,
     /// Malicious datagrams owed a refusal that the server acknowledged.
     pub wrongly_accepted: u64,
     /// The malicious datagrams' verdicts, checked one by one.
@@ -437,7 +444,7 @@ fn take_replies(
 }
 
 /// What a fragment before the last is owed: to be stored.
-const STORED_OWED: Owed = Owed::Refusal {
+pub(crate) const STORED_OWED: Owed = Owed::Refusal {
     causes: &[STORED],
     at: None,
 };
@@ -460,6 +467,7 @@ fn owed_by_server(case: &mutate::Case) -> Owed {
 struct Attacker<'a> {
     socket: UdpSocket,
     transport: Transport,
+    bombers: Option<bombers::Bombers>,
     control: Control,
     honest: &'a HonestPorts,
     owed_refusal: Pending,
@@ -491,15 +499,26 @@ impl Attacker<'_> {
             if !last {
                 // A fragment before the last is stored; its packet's
                 // verdict comes with the last.
-                report.malicious.sent(print, &STORED_OWED, class);
+                report.malicious.sent(print, &STORED_OWED, class.name());
                 continue;
             }
             if matches!(owed, Owed::Refusal { .. } | Owed::AnyRefusal) {
                 owed_refusal.add(print);
                 report.owed_refusal += 1;
             }
-            report.malicious.sent(print, &owed, class);
+            report.malicious.sent(print, &owed, class.name());
             report.malicious_sent += 1;
+        }
+    }
+
+    /// One round of the stateful attacker's partial packets, if any.
+    fn bomb(&mut self, report: &mut FloodReport) {
+        if let Some(bombers) = self.bombers.as_mut() {
+            bombers.round(|print, owed, class| {
+                report.malicious.sent(print, owed, class);
+                report.malicious_sent += 1;
+                report.stateful_sent += 1;
+            });
         }
     }
 
@@ -577,6 +596,14 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
     let mut attacker = Attacker {
         socket: loopback_socket(config.endpoint)?,
         transport: Transport::new(config.link.as_ref()).map_err(io::Error::other)?,
+        bombers: match &config.link {
+            Some(link) if config.bombers > 0 => Some(bombers::Bombers::new(
+                config.endpoint,
+                config.bombers,
+                link,
+            )?),
+            _ => None,
+        },
         control: Control::connect(config.control)?,
         honest: &honest_set,
         owed_refusal: Pending::default(),
@@ -617,6 +644,7 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
                 }
                 attacker.chores(&mut report);
             }
+            attacker.bomb(&mut report);
         }
         report.elapsed = started.elapsed();
         honest.join().unwrap_or_default()

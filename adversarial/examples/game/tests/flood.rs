@@ -45,6 +45,7 @@ fn flood_the_server(link: Option<link::Config>, causes: &[&str]) -> (FloodReport
         rate: 60,
         honest_clients: 4,
         seed: 1,
+        bombers: if link.is_some() { 16 } else { 0 },
         link,
     };
     let report = flood(&game_protocol::attack::game(), &config).unwrap();
@@ -138,14 +139,33 @@ fn over_the_link_layer_fragments_included_the_flood_holds_the_same() {
     // among the datagrams never judged (and explained by the kernel).
     let ledger = &report.malicious;
     assert!(ledger.incomplete <= ledger.unjudged, "{ledger:?}");
+    // The stateful attacker's partial packets, from 16 more ports: each
+    // first fragment stored, each again with other bytes refused, and the
+    // server's memory bound by its clients' endpoints.
+    assert!(report.stateful_sent > 1000, "{report:?}");
+    assert!(
+        ledger
+            .refused
+            .get("duplicate-fragment")
+            .is_some_and(|n| *n > 500),
+        "{ledger:?}"
+    );
+    assert!(
+        server.clients().len() >= 4 + 16
+            && server.clients().len() <= game_protocol::server::MAX_CLIENTS
+    );
     for client in server.clients().values() {
         let endpoint = client
             .endpoint
             .as_ref()
             .expect("every client has its endpoint");
+        // Only the lies told at the link layer: a packet too large to
+        // fragment, a fragment again with other bytes.
+        let counters = endpoint.counters();
         assert_eq!(
-            endpoint.counters().refused_total(),
-            endpoint.counters().refused(link::Cause::PacketTooLarge)
+            counters.refused_total(),
+            counters.refused(link::Cause::PacketTooLarge)
+                + counters.refused(link::Cause::DuplicateFragment)
         );
     }
 }
@@ -223,6 +243,7 @@ fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
             honest_clients: 1,
             seed: 2,
             link: None,
+            bombers: 0,
         };
         let report = flood(&game_protocol::attack::game(), &config).unwrap();
         stop.store(true, Ordering::Relaxed);
