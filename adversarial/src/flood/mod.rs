@@ -3,7 +3,8 @@
 //! fast as the machine allows, all on 127.0.0.1 and for a bounded time.
 //!
 //! The server under attack acknowledges every packet it accepts with the
-//! datagram's 64-bit FNV-1a fingerprint (8 bytes, little-endian). Its
+//! packet's 64-bit FNV-1a fingerprint (8 bytes, little-endian): the
+//! datagram's, or over `link` the packet's it delivered. Its
 //! control socket answers `stats` with its counters as JSON, and
 //! `verdicts` with the verdicts it gave since the last such request, one
 //! line each: the sender's port, the fingerprint in 16 hex digits, and
@@ -380,10 +381,11 @@ fn honest_clients(
             let Some(sample) = generate(target, &mut rng, &mut entropy) else {
                 continue;
             };
-            // A packet is acknowledged once, for its last datagram.
+            // A packet is acknowledged once, by its own fingerprint.
+            let print = fnv1a(&sample.bytes);
             transport.carry(&sample.bytes, |datagram, last| {
                 if socket.send(datagram).is_ok() && last {
-                    unacked.add(fnv1a(datagram));
+                    unacked.add(print);
                     tally.sent += 1;
                 }
             });
@@ -503,7 +505,8 @@ impl Attacker<'_> {
                 continue;
             }
             if matches!(owed, Owed::Refusal { .. } | Owed::AnyRefusal) {
-                owed_refusal.add(print);
+                // Acknowledged, it would be by the packet's fingerprint.
+                owed_refusal.add(fnv1a(&case.bytes));
                 report.owed_refusal += 1;
             }
             report.malicious.sent(print, &owed, class.name());

@@ -5,7 +5,8 @@
 //!
 //! An acknowledgement is the accepted datagram's 64-bit FNV-1a fingerprint
 //! (8 bytes, little-endian), so a sender knows exactly which of its packets
-//! got through, whatever the packet type. A second socket, the control
+//! got through, whatever the packet type. Over `link` it is the packet's
+//! (the payload the endpoint delivered), not its last datagram's. A second socket, the control
 //! socket, answers two requests for a load generator:
 //!
 //! - `stats`: the server's counters as JSON;
@@ -268,8 +269,10 @@ impl Server {
             return "unknown-client";
         };
         let mut decoded = Err("accepted");
+        let mut packet_print = fingerprint;
         let received = endpoint.receive(bytes, |_, payload| {
             decoded = packet::decode::<GamePacket>(payload).map_err(|e| e.cause());
+            packet_print = crate::server::fingerprint(payload);
             decoded.is_ok()
         });
         let verdict = match received {
@@ -288,10 +291,12 @@ impl Server {
         if known || verdict == "accepted" || verdict == STORED {
             self.clients.insert(from, client);
         }
+        // The packet's fingerprint, not its last datagram's: a sender's
+        // sequences wrap, and a short last fragment can repeat exactly.
         if verdict == "accepted"
             && self
                 .socket
-                .send_to(&fingerprint.to_le_bytes(), from)
+                .send_to(&packet_print.to_le_bytes(), from)
                 .is_err()
         {
             self.stats.ack_failed += 1;

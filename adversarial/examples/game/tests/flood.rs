@@ -261,31 +261,35 @@ fn a_server_that_accepts_lies_or_names_the_wrong_cause_fails_the_flood() {
     }
 }
 
+/// `attack flood` for 0.5 s from one client at `endpoint`, with `more`
+/// arguments.
+fn flood_command(endpoint: SocketAddr, control: SocketAddr, more: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_attack"))
+        .args([
+            "flood",
+            "--target",
+            "game",
+            "--seconds",
+            "0.5",
+            "--clients",
+            "1",
+        ])
+        .args(more)
+        .args(["--endpoint", &endpoint.to_string()])
+        .args(["--control", &control.to_string()])
+        .output()
+        .unwrap()
+}
+
 /// `flood` on the command line: 0 against the real server, 1 against one
 /// that accepts lies, 2 for an endpoint off loopback.
 #[test]
 fn the_flood_command_exits_0_1_or_2() {
-    let flood_command = |endpoint: SocketAddr, control: SocketAddr| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_attack"))
-            .args([
-                "flood",
-                "--target",
-                "game",
-                "--seconds",
-                "0.5",
-                "--clients",
-                "1",
-            ])
-            .args(["--endpoint", &endpoint.to_string()])
-            .args(["--control", &control.to_string()])
-            .output()
-            .unwrap()
-    };
     let server = Server::bind(0, 0).unwrap();
     let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let server = serving(server, &stop);
-    let output = flood_command(endpoint, control);
+    let output = flood_command(endpoint, control, &[]);
     stop.store(true, Ordering::Relaxed);
     assert_eq!(
         output.status.code(),
@@ -297,17 +301,21 @@ fn the_flood_command_exits_0_1_or_2() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let (endpoint, control, serving) = lying_server("accepted", &stop);
-    let output = flood_command(endpoint, control);
+    let output = flood_command(endpoint, control, &[]);
     stop.store(true, Ordering::Relaxed);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("WRONG"));
     serving.join().unwrap();
 
     let off_loopback: SocketAddr = "10.0.0.1:4000".parse().unwrap();
-    assert_eq!(flood_command(off_loopback, control).status.code(), Some(2));
+    assert_eq!(
+        flood_command(off_loopback, control, &[]).status.code(),
+        Some(2)
+    );
 }
 
-/// `flood --link` on the command line against the server speaking link.
+/// `flood --link --stateful` on the command line against the server
+/// speaking link.
 #[test]
 fn the_flood_command_speaks_link_with_a_link_server() {
     let server = Server::bind(0, 0)
@@ -317,25 +325,12 @@ fn the_flood_command_speaks_link_with_a_link_server() {
     let (endpoint, control) = (server.addr().unwrap(), server.control_addr().unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let server = serving(server, &stop);
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_attack"))
-        .args([
-            "flood",
-            "--target",
-            "game",
-            "--seconds",
-            "0.5",
-            "--clients",
-            "1",
-            "--link",
-        ])
-        .args([
-            "--link-fragment-size",
-            &game_protocol::LINK_FRAGMENT_SIZE.to_string(),
-        ])
-        .args(["--endpoint", &endpoint.to_string()])
-        .args(["--control", &control.to_string()])
-        .output()
-        .unwrap();
+    let size = game_protocol::LINK_FRAGMENT_SIZE.to_string();
+    let output = flood_command(
+        endpoint,
+        control,
+        &["--link", "--link-fragment-size", &size, "--stateful"],
+    );
     stop.store(true, Ordering::Relaxed);
     let server = server.join().unwrap();
     assert_eq!(
@@ -345,4 +340,5 @@ fn the_flood_command_speaks_link_with_a_link_server() {
         String::from_utf8_lossy(&output.stdout)
     );
     assert!(server.stats().stored > 0, "{:?}", server.stats());
+    assert!(server.clients().len() > 16, "the stateful attacker's ports");
 }
