@@ -58,6 +58,7 @@ install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/
 install_target . read_save 4096 corpus/save corpus/crashes/save
 install_target . read_kinds 1200 corpus/kinds corpus/crashes/kinds
 install_target . read_stream_program 1024 corpus/stream corpus/crashes/stream
+install_target . read_link 4096 corpus/stream
 # The structure-aware targets read their input as choices, so any bytes
 # seed them: the committed packets are as good as any.
 install_target . roundtrip_stream_program 16384 corpus/stream

@@ -218,3 +218,12 @@ pub fn link_conversation(data: &[u8]) {
     require_counting("adversarial::fuzz::link_conversation");
     crate::conversation::run(data);
 }
+
+/// Raw bytes as datagrams (a length byte, then that many bytes) into one
+/// `link` endpoint with no honest peer: refusals counted once under their
+/// cause, nothing delivered twice, no ack for a packet never sent,
+/// allocations within the endpoint's bound ([`crate::conversation::run_raw`]).
+pub fn link_datagrams(data: &[u8]) {
+    require_counting("adversarial::fuzz::link_datagrams");
+    crate::conversation::run_raw(data, &crate::conversation::endpoint);
+}
