@@ -108,7 +108,7 @@ impl HotPath for ObjectPath<'_> {
 
     #[inline(always)]
     fn write(self, stream: &mut WriteStream<'_>) -> Reached {
-        write_object(stream.writer(), self.0, true)
+        write_object(stream.writer(), self.0, false)
     }
 }
 
@@ -198,8 +198,9 @@ fn pack<const N: usize>(values: &[u32; N], widths: [u32; N], maxes: [u32; N]) ->
 /// quaternion valid and the room enough. Where `select`, a resting
 /// object's velocities are written as zero bits, without a branch on the
 /// flag, which a scene's mix of resting and moving objects makes a coin
-/// toss; elsewhere (runs of objects with nothing between them) the branch
-/// costs less than the second store.
+/// toss; elsewhere the branch costs less: in runs of objects with nothing
+/// between them, and on the stream's `BitWriter` (scenes A-D), where a
+/// write of zero bits still pays for its room check and word test.
 #[inline(always)]
 fn write_object(writer: &mut impl WideWrite, object: &Object, select: bool) -> Reached {
     let [x, y, z] = object.position;
