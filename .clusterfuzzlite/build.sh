@@ -73,8 +73,10 @@ game=adversarial/examples/game
     cargo fuzz build -O
     cargo fuzz build -O "${structured[@]}" roundtrip_game
     cargo fuzz build -O "${structured[@]}" mutate_game
+    cargo fuzz build -O "${structured[@]}" endpoint_game
 )
 install_target "$game" read_game 1200 "$game/corpus/game"
 install_target "$game" read_profile 4096 "$game/corpus/profile"
 BUILT=structured/ install_target "$game" roundtrip_game 16384 "$game/corpus"
 BUILT=structured/ install_target "$game" mutate_game 16384 "$game/corpus"
+BUILT=structured/ install_target "$game" endpoint_game 16384 "$game/corpus"

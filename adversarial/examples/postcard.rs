@@ -84,6 +84,8 @@ fn main() {
             Class::TrailingBytes,
             Class::BitFlip,
         ],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
         seed: 1,
         budget: Budget::Seconds(4.0),
         crash_dir: None,

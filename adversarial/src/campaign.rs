@@ -4,13 +4,14 @@
 pub use crate::digest::{fingerprint, fnv1a};
 use crate::mutate::{self, Case, Class, Owed};
 use crate::oracle::{assess, judge, Outcome};
+use crate::scenario::campaign::{self as conversations, Settings};
+use crate::scenario::StateClass;
 use crate::shrink::shrink_within;
-use crate::target::Target;
+use crate::target::{EndpointTarget, Target};
 use crate::worker::{Isolation, Worker};
 use arbitrary::Unstructured;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::RngCore;
 use std::collections::{BTreeMap, HashMap};
 use std::mem::{discriminant, Discriminant};
 use std::path::{Path, PathBuf};
@@ -45,6 +46,10 @@ pub struct Config {
     pub targets: Vec<Box<dyn Target>>,
     /// The classes applied to every sample.
     pub classes: Vec<Class>,
+    /// The endpoints attacked with conversations.
+    pub endpoints: Vec<Box<dyn EndpointTarget>>,
+    /// The lies told across packets, in turn, to every endpoint.
+    pub state_classes: Vec<StateClass>,
     /// The seed of every random choice.
     pub seed: u64,
     /// How long.
@@ -152,13 +157,16 @@ pub struct Report {
     pub seed: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// The endpoints' conversations.
+    pub conversations: conversations::Report,
 }
 
 impl Report {
-    /// Whether nothing panicked and every verdict was the one owed.
+    /// Whether nothing panicked and every verdict was the one owed, in
+    /// every packet and every conversation.
     #[must_use]
     pub fn passed(&self) -> bool {
-        self.rows.iter().all(|(_, _, t)| t.clean())
+        self.rows.iter().all(|(_, _, t)| t.clean()) && self.conversations.passed()
     }
 }
 
@@ -226,20 +234,6 @@ fn write_crash(dir: &Path, target: &str, class: Class, bytes: &[u8]) -> Option<P
     Some(path)
 }
 
-fn target_seed(seed: u64, name: &str) -> u64 {
-    name.bytes().fold(seed, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// The randomness behind sample `index` of a target: its own ChaCha8
-/// stream, so that any job can draw any sample and get the same one.
-fn sample_rng(seed: u64, target: &str, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(target_seed(seed, target));
-    rng.set_stream(index);
-    rng
-}
-
 /// What one sample came to, class by class: the tally and the failing
 /// cases (at most [`KEPT_FAILURES`] of a kind per class).
 struct Judged {
@@ -254,7 +248,7 @@ fn judge_sample(
     index: u64,
     mut worker: Option<&mut Worker<'_>>,
 ) -> Judged {
-    let mut rng = sample_rng(config.seed, target.name(), index);
+    let mut rng = crate::draw::case_rng(config.seed, target.name(), index);
     let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
     rng.fill_bytes(&mut entropy);
     let Ok(sample) = target.generate(&mut Unstructured::new(&entropy)) else {
@@ -405,23 +399,70 @@ impl Merged {
 /// sample that meets a case budget: with `Budget::Cases`, the same seed
 /// gives the same cases and the same table for any number of jobs. Failing
 /// cases are shrunk after the merge, in the same order.
+///
+/// The endpoints come after, with their conversations: under a budget in
+/// cases, that many per endpoint; under a budget in seconds, the time is
+/// shared by target, each endpoint counting as one.
 #[must_use]
 pub fn run(config: &Config) -> Report {
     let started = Instant::now();
+    let packets = config.targets.len() as f64;
+    let endpoints = config.endpoints.len() as f64;
+    let packet_budget = match config.budget {
+        Budget::Seconds(s) if endpoints > 0.0 => {
+            Budget::Seconds(s * packets / (packets + endpoints))
+        }
+        budget => budget,
+    };
+    let mut report = if config.targets.is_empty() {
+        Report {
+            seed: config.seed,
+            ..Report::default()
+        }
+    } else {
+        run_packets(config, packet_budget)
+    };
+    let endpoints: Vec<&dyn EndpointTarget> = config.endpoints.iter().map(AsRef::as_ref).collect();
+    if !endpoints.is_empty() {
+        let settings = Settings {
+            seed: config.seed,
+            classes: &config.state_classes,
+            cases: match config.budget {
+                Budget::Cases(n) => Some(n),
+                Budget::Seconds(_) => None,
+            },
+            until: match config.budget {
+                Budget::Seconds(s) => Some(started + Duration::from_secs_f64(s)),
+                Budget::Cases(_) => None,
+            },
+            jobs: config.jobs,
+            crash_dir: config.crash_dir.as_deref(),
+            shrink: config.shrink,
+            progress: config.progress,
+        };
+        report.conversations = conversations::run_all(&endpoints, &settings);
+    }
+    report.elapsed = started.elapsed();
+    report
+}
+
+/// The packet targets' part of [`run`], within `budget`.
+fn run_packets(config: &Config, budget: Budget) -> Report {
+    let started = Instant::now();
     let targets: Vec<&dyn Target> = config.targets.iter().map(AsRef::as_ref).collect();
     let count = targets.len().max(1) as u64;
-    let limit = match config.budget {
+    let limit = match budget {
         Budget::Cases(n) => Some(n),
         Budget::Seconds(_) => None,
     };
-    let bar = progress_bar(config);
+    let bar = progress_bar(config, budget);
     let done: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
     let next_item = AtomicU64::new(0);
     let mut merged: Vec<Merged> = targets
         .iter()
         .map(|_| Merged::new(config.classes.len()))
         .collect();
-    let out_of_time = || match config.budget {
+    let out_of_time = || match budget {
         Budget::Seconds(s) => started.elapsed().as_secs_f64() >= s,
         Budget::Cases(_) => false,
     };
@@ -474,7 +515,7 @@ pub fn run(config: &Config) -> Report {
                     d.store(true, Ordering::Relaxed);
                 }
             }
-            bar.set_position(match config.budget {
+            bar.set_position(match budget {
                 Budget::Seconds(_) => started.elapsed().as_millis() as u64,
                 Budget::Cases(n) => merged.iter().map(|m| m.cases.min(n)).sum(),
             });
@@ -529,8 +570,8 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
-fn progress_bar(config: &Config) -> ProgressBar {
-    let (bar_len, style) = match config.budget {
+fn progress_bar(config: &Config, budget: Budget) -> ProgressBar {
+    let (bar_len, style) = match budget {
         Budget::Seconds(s) => (
             (s * 1000.0) as u64,
             "{msg:>15} [{bar:40}] {elapsed}/{duration} {pos}ms",

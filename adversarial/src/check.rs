@@ -25,7 +25,8 @@ use crate::alloc::require_counting;
 use crate::campaign::{self, Budget, Config, Report};
 use crate::mutate::Class;
 use crate::report::{campaign_table, hex, Listed};
-use crate::target::Target;
+use crate::scenario::StateClass;
+use crate::target::{EndpointTarget, Target};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -42,6 +43,8 @@ pub fn campaign(targets: Vec<Box<dyn Target>>) -> Campaign {
         config: Config {
             targets,
             classes: Class::ALL.to_vec(),
+            endpoints: Vec::new(),
+            state_classes: StateClass::ALL.to_vec(),
             seed: 1,
             budget: Budget::Cases(10_000),
             crash_dir: None,
@@ -53,7 +56,45 @@ pub fn campaign(targets: Vec<Box<dyn Target>>) -> Campaign {
     }
 }
 
+/// Every lie told across packets against `endpoints`, 10,000
+/// conversations per endpoint with seed 1 unless told otherwise:
+///
+/// ```no_run
+/// // tests/endpoint.rs of a game's crate
+/// adversarial::count_allocations!();
+///
+/// #[test]
+/// fn every_lie_across_packets_is_refused() {
+///     let config = adversarial::scenario::config();
+///     adversarial::check::endpoints(vec![Box::new(adversarial::target::endpoint(
+///         "link",
+///         config,
+///         |config| link::Endpoint::new(config.clone(), 0.0).expect("a valid configuration"),
+///     ))])
+///     .run();
+/// }
+/// ```
+#[must_use]
+pub fn endpoints(endpoints: Vec<Box<dyn EndpointTarget>>) -> Campaign {
+    campaign(Vec::new()).endpoints(endpoints)
+}
+
 impl Campaign {
+    /// Also attacks these endpoints with conversations, each lie of
+    /// [`StateClass::ALL`] in turn.
+    #[must_use]
+    pub fn endpoints(mut self, endpoints: Vec<Box<dyn EndpointTarget>>) -> Self {
+        self.config.endpoints = endpoints;
+        self
+    }
+
+    /// Only these lies across packets.
+    #[must_use]
+    pub fn state_classes(mut self, classes: &[StateClass]) -> Self {
+        self.config.state_classes = classes.to_vec();
+        self
+    }
+
     /// Judges samples on this many threads (1 unless told); the same seed
     /// gives the same report for any number.
     #[must_use]
@@ -133,6 +174,13 @@ fn failure_message(report: &Report) -> String {
         .rows
         .iter()
         .map(|(_, _, tally)| tally.cases - tally.as_owed)
+        .chain(
+            report
+                .conversations
+                .rows
+                .iter()
+                .map(|(_, _, tally)| tally.cases - tally.as_owed),
+        )
         .sum();
     let mut out = format!(
         "the campaign found {failed} cases without the verdict owed (seed {})\n\n",
@@ -155,5 +203,8 @@ fn failure_message(report: &Report) -> String {
             let _ = writeln!(out, "  written to {}", file.display());
         }
     }
+    out.push_str(&crate::scenario::table::failures_text(
+        &report.conversations,
+    ));
     out
 }

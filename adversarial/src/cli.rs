@@ -27,7 +27,10 @@ use crate::flood;
 use crate::mutate::Class;
 use crate::replay::{files_under, replay, replayed, target_for_path, Replayed, Summary};
 use crate::report;
-use crate::target::{Inspection, Target, Verdict};
+use crate::scenario::campaign::replay_file;
+use crate::scenario::record::EXTENSION;
+use crate::scenario::StateClass;
+use crate::target::{EndpointTarget, Inspection, Target, Verdict};
 use crate::worker::{self, Isolation};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -59,9 +62,13 @@ enum Command {
     ///
     /// Each sample is a valid packet from the target's generator; each class
     /// rewrites one field of it (or cuts, appends, flips) and knows the
-    /// verdict the reader owes. Exits 0 only when every verdict was the one
-    /// owed and nothing panicked. Failing cases are shrunk and written under
-    /// the crash directory.
+    /// verdict the reader owes. Endpoint targets (the connection layer) get
+    /// conversations instead: an honest sender's packets, fragmented, with
+    /// one lie told across them (--state-class), every datagram judged.
+    /// Exits 0 only when every verdict was the one owed and nothing
+    /// panicked. Failing cases are shrunk and written under the crash
+    /// directory (a conversation as a .conversation.json file that
+    /// `replay` runs again).
     ///
     /// Examples:
     ///   adversarial campaign                       # all targets, about a minute
@@ -72,7 +79,9 @@ enum Command {
     Campaign(CampaignArgs),
     /// Runs stored inputs and prints one verdict line each, then a summary.
     ///
-    /// Files or directories (walked recursively). The target comes from
+    /// Files or directories (walked recursively). A .conversation.json file
+    /// is a conversation the campaign wrote: it runs against the endpoint
+    /// target it names (or --target), and fails when a promise breaks. The target comes from
     /// --target or from the nearest directory named after one
     /// (corpus/scenes/..., corpus/crashes/save/...); a file with neither is
     /// reported and skipped. Exits 1 on any panic, death, hang or accepted
@@ -205,6 +214,10 @@ struct CampaignArgs {
     /// Only these classes (repeat the flag); all by default.
     #[arg(long = "class", value_enum)]
     classes: Vec<Class>,
+    /// Only these lies across packets, told to the endpoint targets
+    /// (repeat the flag); all by default. See `targets` for the names.
+    #[arg(long = "state-class", value_name = "CLASS", value_parser = state_class)]
+    state_classes: Vec<StateClass>,
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -312,17 +325,74 @@ struct FileArgs {
     files: Vec<PathBuf>,
 }
 
-/// The targets a run may name: the default set, and fixtures that only run
-/// when named.
-struct Registry {
-    targets: Vec<Box<dyn Target>>,
-    fixtures: Vec<Box<dyn Target>>,
+/// The targets a command line may name: packet targets and endpoint
+/// targets, each a default set and fixtures (deliberately broken ones that
+/// run only when named with `--target`, never in the default campaign).
+#[derive(Default)]
+pub struct Registry {
+    /// Packet readers attacked by default.
+    pub targets: Vec<Box<dyn Target>>,
+    /// Packet readers attacked only when named.
+    pub fixtures: Vec<Box<dyn Target>>,
+    /// Endpoints attacked by default.
+    pub endpoints: Vec<Box<dyn EndpointTarget>>,
+    /// Endpoints attacked only when named.
+    pub endpoint_fixtures: Vec<Box<dyn EndpointTarget>>,
 }
 
 impl Registry {
     fn names(&self) -> String {
-        let names: Vec<&str> = self.targets.iter().map(|t| t.name()).collect();
+        let names: Vec<&str> = self
+            .targets
+            .iter()
+            .map(|t| t.name())
+            .chain(self.endpoints.iter().map(|e| e.name()))
+            .collect();
         names.join(", ")
+    }
+
+    fn is_endpoint(&self, name: &str) -> bool {
+        self.endpoints
+            .iter()
+            .chain(&self.endpoint_fixtures)
+            .any(|e| e.name() == name)
+    }
+
+    fn all_endpoints(&self) -> Vec<&dyn EndpointTarget> {
+        self.endpoints
+            .iter()
+            .chain(&self.endpoint_fixtures)
+            .map(AsRef::as_ref)
+            .collect()
+    }
+
+    /// The packet and endpoint targets called `names` (the default sets
+    /// when empty).
+    #[allow(clippy::type_complexity)]
+    fn take_all(
+        mut self,
+        names: &[String],
+    ) -> Result<(Vec<Box<dyn Target>>, Vec<Box<dyn EndpointTarget>>), String> {
+        if names.is_empty() {
+            return Ok((self.targets, self.endpoints));
+        }
+        let (endpoint_names, packet_names): (Vec<String>, Vec<String>) =
+            names.iter().cloned().partition(|n| self.is_endpoint(n));
+        let mut endpoints = Vec::new();
+        for name in &endpoint_names {
+            let mut pool = std::mem::take(&mut self.endpoints);
+            pool.append(&mut self.endpoint_fixtures);
+            if let Some(i) = pool.iter().position(|e| e.name() == name) {
+                endpoints.push(pool.remove(i));
+            }
+            self.endpoints = pool;
+        }
+        let packets = if packet_names.is_empty() {
+            Vec::new()
+        } else {
+            self.take(&packet_names)?
+        };
+        Ok((packets, endpoints))
     }
 
     fn position(&self, name: &str) -> Result<(bool, usize), String> {
@@ -381,8 +451,24 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A lie across packets, by its name.
+fn state_class(text: &str) -> Result<StateClass, String> {
+    StateClass::ALL
+        .into_iter()
+        .find(|c| c.name() == text)
+        .ok_or_else(|| {
+            let names: Vec<&str> = StateClass::ALL.iter().map(|c| c.name()).collect();
+            format!("no such class; the classes are {}", names.join(", "))
+        })
+}
+
 fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> {
-    let targets = registry.take(&args.targets)?;
+    let (targets, endpoints) = registry.take_all(&args.targets)?;
+    let state_classes = if args.state_classes.is_empty() {
+        StateClass::ALL.to_vec()
+    } else {
+        args.state_classes
+    };
     let classes = if args.classes.is_empty() {
         Class::ALL.to_vec()
     } else {
@@ -401,6 +487,8 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         isolation,
         targets,
         classes,
+        endpoints,
+        state_classes,
         seed: args.seed,
         budget,
         crash_dir: Some(args.crash_dir),
@@ -453,14 +541,46 @@ fn run_replay(
         Some(Isolation::this_binary(&["__worker"], deadline).map_err(|e| e.to_string())?)
     };
     let mut workers: Vec<(&str, worker::Worker<'_>)> = Vec::new();
-    let fixed = target.map(|n| registry.named(&n)).transpose()?;
+    let named = target.as_deref().filter(|n| registry.is_endpoint(n));
+    let fixed = target
+        .as_deref()
+        .filter(|n| !registry.is_endpoint(n))
+        .map(|n| registry.named(n))
+        .transpose()?;
     let all = registry.all();
     let files = files_under(paths)?;
     if files.is_empty() {
         return Err("no input files found".into());
     }
     let mut summary = Summary::default();
+    let endpoints = registry.all_endpoints();
     for file in files {
+        if file.to_string_lossy().ends_with(EXTENSION) {
+            let (name, failure) = replay_file(&file, &endpoints, named)?;
+            summary.files += 1;
+            let verdict = match &failure {
+                None => "every datagram's verdict as owed, every promise kept".to_string(),
+                Some(f) => {
+                    summary.failures += 1;
+                    format!("FAIL {} at datagram {}: {}", f.kind.name(), f.step, f.what)
+                }
+            };
+            if jsonl {
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "file": file.display().to_string(),
+                        "endpoint": name,
+                        "failure": failure.as_ref().map(|f| serde_json::json!({
+                            "broken": f.kind.name(), "step": f.step, "what": f.what,
+                        })),
+                    })
+                );
+            } else {
+                println!("{} [{name}]: {verdict}", file.display());
+            }
+            continue;
+        }
         let Some(target) = fixed.or_else(|| target_for_path(&file, &all)) else {
             summary.skipped += 1;
             let why = "no target in its path; use --target";
@@ -767,7 +887,10 @@ fn run_encode(registry: &Registry, args: &EncodeArgs) -> Result<bool, String> {
 /// whose allocation bound would hold trivially.
 #[must_use]
 pub fn main(targets: Vec<Box<dyn Target>>) -> ExitCode {
-    main_with_fixtures(targets, Vec::new())
+    main_with(Registry {
+        targets,
+        ..Registry::default()
+    })
 }
 
 /// As [`main`], with `fixtures`: deliberately broken readers that run only
@@ -777,6 +900,29 @@ pub fn main_with_fixtures(
     targets: Vec<Box<dyn Target>>,
     fixtures: Vec<Box<dyn Target>>,
 ) -> ExitCode {
+    main_with(Registry {
+        targets,
+        fixtures,
+        ..Registry::default()
+    })
+}
+
+/// As [`main`], on packet targets and endpoint targets:
+///
+/// ```no_run
+/// // src/bin/attack.rs of a game's crate
+/// fn main() -> std::process::ExitCode {
+///     let config = adversarial::scenario::config();
+///     adversarial::cli::main_with(adversarial::cli::Registry {
+///         endpoints: vec![Box::new(adversarial::target::endpoint("link", config, |config| {
+///             link::Endpoint::new(config.clone(), 0.0).expect("a valid configuration")
+///         }))],
+///         ..adversarial::cli::Registry::default()
+///     })
+/// }
+/// ```
+#[must_use]
+pub fn main_with(registry: Registry) -> ExitCode {
     if !crate::alloc::is_counting() {
         eprintln!(
             "error: {}",
@@ -787,7 +933,6 @@ pub fn main_with_fixtures(
     // The oracle reports every panic it catches, with its message; the
     // default hook would also print each one to standard error.
     std::panic::set_hook(Box::new(|_| {}));
-    let registry = Registry { targets, fixtures };
     let name = program_name();
     let cli = command_named(&name)
         .try_get_matches()
@@ -818,6 +963,16 @@ pub fn main_with_fixtures(
         Command::Targets => {
             for t in &registry.targets {
                 println!("{:<16} {}", t.name(), t.about());
+            }
+            for e in &registry.endpoints {
+                println!("{:<16} {} (endpoint: conversations)", e.name(), e.about());
+            }
+            if !registry.endpoints.is_empty() {
+                let names: Vec<&str> = StateClass::ALL.iter().map(|c| c.name()).collect();
+                println!(
+                    "\nlies across packets (--state-class): {}",
+                    names.join(", ")
+                );
             }
             Ok(true)
         }

@@ -189,3 +189,38 @@ impl Target for Dying {
         verdict
     }
 }
+
+/// `link`'s endpoint with the duplicate check forgotten: a replayed
+/// datagram is taken as if it were new (the refusal swallowed), so a
+/// replay of a packet passes as a second, fresh one. The lie
+/// `replayed-datagram` must catch it.
+pub struct AcceptsReplays(pub link::Endpoint);
+
+impl crate::scenario::Connection for AcceptsReplays {
+    fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: &mut dyn FnMut(u16, &[u8]),
+    ) -> Result<(), &'static str> {
+        match crate::scenario::Connection::receive(&mut self.0, datagram, deliver) {
+            Err("duplicate-packet") => Ok(()),
+            verdict => verdict,
+        }
+    }
+
+    fn refused(&self, cause: &str) -> u64 {
+        crate::scenario::Connection::refused(&self.0, cause)
+    }
+
+    fn take_acks(&mut self) -> Vec<u16> {
+        crate::scenario::Connection::take_acks(&mut self.0)
+    }
+
+    fn memory_bound(&self) -> usize {
+        self.0.memory_bound()
+    }
+
+    fn expect_peer_from(&mut self, sequence: u16) {
+        self.0.expect_peer_from(sequence);
+    }
+}

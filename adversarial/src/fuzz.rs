@@ -9,7 +9,7 @@ use crate::alloc::{peak_during, require_counting};
 use crate::generate;
 use crate::mutate::{self, Class};
 use crate::oracle::{allocation_bound, judge, Outcome};
-use crate::target::{Target, Verdict};
+use crate::target::{EndpointTarget, Target, Verdict};
 use crate::targets;
 use arbitrary::Unstructured;
 use codec::{MeasureStream, ReadStream, Serialize, Stream, WriteStream};
@@ -226,4 +226,46 @@ pub fn link_conversation(data: &[u8]) {
 pub fn link_datagrams(data: &[u8]) {
     require_counting("adversarial::fuzz::link_datagrams");
     crate::conversation::run_raw(data, &crate::conversation::endpoint);
+}
+
+/// Your endpoint against one conversation with a lie in it: the first
+/// byte picks the lie across packets, the rest builds the honest
+/// conversation around it ([`crate::scenario`]); panics, with what went
+/// wrong, when a datagram does not get its owed verdict or a promise
+/// breaks (delivery intact and once, counters, acks, memory):
+///
+/// ```no_run
+/// // fuzz/fuzz_targets/endpoint.rs of a game's crate
+/// #![no_main]
+/// adversarial::count_allocations!();
+///
+/// libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+///     let config = adversarial::scenario::config();
+///     let target = adversarial::target::endpoint("link", config, |config| {
+///         link::Endpoint::new(config.clone(), 0.0).expect("a valid configuration")
+///     });
+///     adversarial::fuzz::endpoint(&target, data);
+/// });
+/// ```
+pub fn endpoint(target: &dyn EndpointTarget, data: &[u8]) {
+    require_counting("adversarial::fuzz::endpoint");
+    let Some((&pick, entropy)) = data.split_first() else {
+        return;
+    };
+    let classes = crate::scenario::StateClass::ALL;
+    let Some(&class) = classes.get(usize::from(pick) % classes.len()) else {
+        return;
+    };
+    if let Some((scenario, Err(failure))) =
+        crate::scenario::campaign::attempt(target, class, entropy)
+    {
+        panic!(
+            "{} / {}: {} at datagram {} of {}",
+            target.name(),
+            class.name(),
+            failure.what,
+            failure.step,
+            scenario.datagrams.len()
+        );
+    }
 }

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod conversation;
 pub mod corpus;
 pub mod digest;
+pub mod draw;
 pub mod field_map;
 pub mod files;
 pub mod fixtures;

@@ -8,5 +8,10 @@ use std::process::ExitCode;
 adversarial::count_allocations!();
 
 fn main() -> ExitCode {
-    cli::main_with_fixtures(targets::all(), targets::fixtures())
+    cli::main_with(cli::Registry {
+        targets: targets::all(),
+        fixtures: targets::fixtures(),
+        endpoints: targets::endpoints(),
+        endpoint_fixtures: targets::endpoint_fixtures(),
+    })
 }

@@ -8,6 +8,9 @@ use crate::campaign::{Failure, Report, Tally};
 use crate::field_map::FieldMap;
 use crate::oracle::{panic_message, Outcome};
 use crate::report::{hex, outcome_text};
+use crate::scenario::campaign::Report as ConversationReport;
+use crate::scenario::table::failure_line;
+use crate::scenario::Broken;
 use crate::target::{Inspection, Refusal, Target, Verdict};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use plotters::prelude::*;
@@ -302,14 +305,75 @@ pub fn campaign_html(
     if !current.is_empty() {
         let _ = writeln!(out, "</table>");
     }
+    conversation_tables(&mut out, &report.conversations);
     let _ = writeln!(
         out,
         "<h2>Failing cases</h2>\n<p id=\"failure-count\">{}</p>",
-        report.failures.len()
+        report.failures.len() + report.conversations.failures.len()
     );
     for failure in &report.failures {
         failure_section(&mut out, failure, picture(failure), &settings.program);
     }
+    for kept in &report.conversations.failures {
+        let _ = writeln!(
+            out,
+            "<section class=\"failure conversation\"><h3>{} / {}</h3><p>{}</p>",
+            text(kept.target),
+            text(kept.failure.class.name()),
+            text(&failure_line(kept))
+        );
+        if let Some(file) = &kept.file {
+            let _ = writeln!(
+                out,
+                "<p>Replay: <code>{} replay {}</code></p>",
+                text(&settings.program),
+                text(&file.display().to_string())
+            );
+        }
+        let _ = writeln!(out, "</section>");
+    }
     let _ = writeln!(out, "</body></html>");
     out
+}
+
+/// A table per endpoint target: a row per lie across packets, a column per
+/// broken promise.
+fn conversation_tables(out: &mut String, report: &ConversationReport) {
+    let mut current = "";
+    for (target, class, tally) in &report.rows {
+        if *target != current {
+            if !current.is_empty() {
+                let _ = writeln!(out, "</table>");
+            }
+            current = target;
+            let heads: String = ["class", "cases", "as owed"]
+                .into_iter()
+                .chain(Broken::ALL.iter().map(|k| k.name()))
+                .map(|c| format!("<th>{}</th>", text(c)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "<h2>{} (conversations)</h2>\n<table class=\"conversations\" data-endpoint=\"{}\"><tr>{heads}</tr>",
+                text(*target),
+                attr(*target),
+            );
+        }
+        let cells: String = [
+            class.name().to_string(),
+            tally.cases.to_string(),
+            tally.as_owed.to_string(),
+        ]
+        .into_iter()
+        .chain(Broken::ALL.iter().map(|k| tally.broken(*k).to_string()))
+        .map(|c| format!("<td>{}</td>", text(&c)))
+        .collect();
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\">{cells}</tr>",
+            if tally.clean() { "clean" } else { "failing" }
+        );
+    }
+    if !current.is_empty() {
+        let _ = writeln!(out, "</table>");
+    }
 }

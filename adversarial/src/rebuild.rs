@@ -5,6 +5,7 @@
 //! operation takes the next value under the name it is read by, so the
 //! document's key order does not matter, only the order of each array.
 
+use crate::digest::unhex;
 use codec::{CompressedFloat, DecodeError, Fixed, Serialize, Stream};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -109,16 +110,6 @@ fn as_i128(value: &Value) -> Option<i128> {
 fn ieee754_bits(value: &Value) -> Option<u64> {
     let text = value.get("ieee754")?.as_str()?;
     u64::from_str_radix(text.strip_prefix("0x")?, 16).ok()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 impl<'a> Rebuild<'a> {

@@ -62,11 +62,18 @@ pub fn campaign_table(report: &Report, listed: Listed) -> String {
             tally.rate()
         );
     }
+    out.push_str(&crate::scenario::table::text(&report.conversations));
     let total: u64 = report.rows.iter().map(|(_, _, t)| t.cases).sum();
+    let conversations = report.conversations.cases();
     let _ = writeln!(
         out,
-        "\n{total} cases from {} samples in {:.1} s, seed {}: {}",
+        "\n{total} cases from {} samples{} in {:.1} s, seed {}: {}",
         report.samples,
+        if conversations > 0 {
+            format!(" and {conversations} conversations")
+        } else {
+            String::new()
+        },
         report.elapsed.as_secs_f64(),
         report.seed,
         if report.passed() {
@@ -130,6 +137,9 @@ pub fn failures_text(report: &Report) -> String {
                 .unwrap_or_default()
         );
     }
+    out.push_str(&crate::scenario::table::failures_text(
+        &report.conversations,
+    ));
     out
 }
 
@@ -154,6 +164,7 @@ pub fn campaign_json(report: &Report) -> Value {
             "file": f.file.as_ref().map(|p| p.display().to_string()),
             "bytes": hex(&f.bytes),
         })).collect::<Vec<_>>(),
+        "conversations": crate::scenario::table::json(&report.conversations),
     })
 }
 

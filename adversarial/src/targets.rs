@@ -3,7 +3,7 @@
 use crate::generate;
 use crate::kinds::KindsPacket;
 use crate::target::protocol::{self, inspect_with, record};
-use crate::target::{Framing, Inspection, Sample, Target, Verdict};
+use crate::target::{endpoint, EndpointTarget, Framing, Inspection, Sample, Target, Verdict};
 use crate::value::ValueRecorder;
 use arbitrary::Unstructured;
 use codec::program::Program;
@@ -53,6 +53,35 @@ pub fn fixtures() -> Vec<Box<dyn Target>> {
         Box::new(Dying(Death::Hang)),
         Box::new(Dying(Death::OutOfMemory)),
     ]
+}
+
+/// This crate's endpoint targets: `link`'s endpoint, with the scenarios'
+/// configuration.
+#[must_use]
+pub fn endpoints() -> Vec<Box<dyn EndpointTarget>> {
+    vec![Box::new(
+        endpoint("link", crate::scenario::config(), link_endpoint)
+            .about("link's endpoint (reliable 1.0): acks, fragments, reassembly"),
+    )]
+}
+
+/// Deliberately broken endpoints, named on the command line only.
+#[must_use]
+pub fn endpoint_fixtures() -> Vec<Box<dyn EndpointTarget>> {
+    vec![Box::new(
+        endpoint(
+            "link-accepts-replays",
+            crate::scenario::config(),
+            |config| crate::fixtures::AcceptsReplays(link_endpoint(config)),
+        )
+        .about("link's endpoint with its duplicate check forgotten (fixture)"),
+    )]
+}
+
+/// `link`'s endpoint for `config`, which the scenarios' configuration is.
+fn link_endpoint(config: &link::Config) -> link::Endpoint {
+    #[allow(clippy::expect_used)]
+    link::Endpoint::new(config.clone(), 0.0).expect("the scenarios' configuration is valid")
 }
 
 /// The target (or fixture) called `name`.

@@ -288,13 +288,6 @@ fn to_json(observation: &Observation) -> Value {
     }
 }
 
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    text.split(' ')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| u8::from_str_radix(pair, 16).ok())
-        .collect()
-}
-
 fn from_json(value: &Value) -> Option<Observation> {
     if let Some(message) = value.get("panic") {
         return Some(Observation::Panicked(message.as_str()?.to_string()));
@@ -314,7 +307,7 @@ fn from_json(value: &Value) -> Option<Observation> {
         })
     } else {
         let reencoded = match value.get("reencoded").and_then(Value::as_str) {
-            Some(hex) => Ok(from_hex(hex)?),
+            Some(hex) => Ok(crate::digest::unhex(hex)?),
             None => Err(value.get("encode_error")?.as_str()?.to_string()),
         };
         Verdict::Accepted { reencoded }

@@ -1,15 +1,14 @@
 //! The teeth of the attacks across packets: link's endpoint with one bug
 //! planted at a time (`link::Fault`, feature `faults`) must be caught by
-//! the scenarios within their budget. Beside them, on the same budget,
+//! the campaign's conversations (`check::endpoints`, its default budget). Beside them, on the same budget,
 //! the stateful fuzz body (a script of steps over two endpoints) and a
 //! raw-bytes body (datagrams of random bytes into one endpoint), whose
 //! results are printed, not required: `cargo test -p gamepacket-adversarial
 //! --test endpoint_teeth -- --nocapture` shows the table.
 
-use adversarial::alloc::allocated_during;
 use adversarial::conversation;
-use adversarial::scenario::{config, run, scenario, StateClass};
-use arbitrary::Unstructured;
+use adversarial::scenario::config;
+use adversarial::target::endpoint;
 use link::{Endpoint, Fault};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,32 +16,23 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 adversarial::count_allocations!();
 
-/// Cases each attack may spend on one planted bug.
+/// Runs each fuzz body may spend on one planted bug.
 const BUDGET: usize = 1200;
 
 fn faulty(fault: Fault) -> Endpoint {
     Endpoint::new(config(), 0.0).unwrap().with_fault(fault)
 }
 
-/// Scenarios of every class in turn until one fails: the number run.
-fn scenarios_until_caught(fault: Fault) -> Option<usize> {
-    let mut rng = ChaCha8Rng::seed_from_u64(27);
-    let mut entropy = vec![0u8; 8192];
-    let mut cases = 0;
-    while cases < BUDGET {
-        for class in StateClass::ALL {
-            rng.fill_bytes(&mut entropy);
-            let Ok(scenario) = scenario(class, &config(), &mut Unstructured::new(&entropy)) else {
-                continue;
-            };
-            cases += 1;
-            let (endpoint, made) = allocated_during(|| faulty(fault));
-            if run(&mut { endpoint }, made.bytes, &scenario).is_err() {
-                return Some(cases);
-            }
-        }
-    }
-    None
+/// The campaign's conversations against the faulty endpoint, with the
+/// default budget of `check::endpoints`: the cases up to the first that
+/// failed, if one did.
+fn campaign_until_caught(fault: Fault) -> Option<u64> {
+    let target = endpoint("faulty", config(), move |_: &link::Config| faulty(fault));
+    let report = adversarial::check::endpoints(vec![Box::new(target)]).report();
+    assert_eq!(report.conversations.passed(), report.passed());
+    let caught = report.conversations.caught_after.first().and_then(|c| c.1);
+    assert_eq!(caught.is_some(), !report.passed());
+    caught
 }
 
 /// Random inputs to a fuzz body until one panics: the number run.
@@ -63,7 +53,7 @@ fn stateful(data: &[u8], make: conversation::Make<'_>) {
     let _ = conversation::run_with(data, make);
 }
 
-fn shown(caught: Option<usize>) -> String {
+fn shown<N: std::fmt::Display>(caught: Option<N>) -> String {
     caught.map_or("not caught".to_string(), |n| format!("caught after {n}"))
 }
 
@@ -77,7 +67,7 @@ fn every_planted_endpoint_bug_is_caught_by_the_scenarios() {
     );
     let mut missed = Vec::new();
     for fault in Fault::ALL {
-        let scenarios = scenarios_until_caught(fault);
+        let scenarios = campaign_until_caught(fault);
         let stateful = fuzz_until_caught(fault, stateful);
         let raw = fuzz_until_caught(fault, conversation::run_raw);
         println!(
@@ -94,7 +84,7 @@ fn every_planted_endpoint_bug_is_caught_by_the_scenarios() {
     let _ = std::panic::take_hook();
     assert!(
         missed.is_empty(),
-        "the scenarios missed {missed:?} within {BUDGET} cases"
+        "the campaign missed {missed:?} within its default budget"
     );
 }
 

@@ -8,6 +8,7 @@ use adversarial::fixtures::BrokenSceneD;
 use adversarial::mutate::Class;
 use adversarial::page::{campaign_html, failure_picture, Settings};
 use adversarial::report::campaign_json;
+use adversarial::scenario::StateClass;
 use adversarial::target::Target;
 use adversarial::targets;
 use scraper::{Html, Selector};
@@ -16,10 +17,12 @@ fn select(page: &Html, css: &str) -> usize {
     page.select(&Selector::parse(css).unwrap()).count()
 }
 
-fn campaign() -> (Report, Vec<Box<dyn Target>>) {
+fn campaign(crash_dir: &std::path::Path) -> (Report, Vec<Box<dyn Target>>) {
     let mut all = targets::all();
     all.retain(|t| t.name() == "packets");
     all.push(Box::new(BrokenSceneD));
+    let mut endpoints = targets::endpoints();
+    endpoints.extend(targets::endpoint_fixtures());
     let config = Config {
         targets: all,
         classes: vec![
@@ -27,9 +30,11 @@ fn campaign() -> (Report, Vec<Box<dyn Target>>) {
             Class::OutOfRangeValue,
             Class::BadCrc,
         ],
+        endpoints,
+        state_classes: vec![StateClass::ReplayedDatagram, StateClass::StaleSequence],
         seed: 5,
         budget: Budget::Cases(2000),
-        crash_dir: None,
+        crash_dir: Some(crash_dir.to_path_buf()),
         progress: false,
         shrink: false,
         isolation: None,
@@ -47,7 +52,8 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
             eprintln!("{info}");
         }
     }));
-    let (report, targets) = campaign();
+    let crashes = tempfile::tempdir().unwrap();
+    let (report, targets) = campaign(crashes.path());
     assert!(!report.passed(), "the broken reader fails");
     let settings = Settings {
         budget: "2000 cases per target".into(),
@@ -106,7 +112,10 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
     // Every failing case with its picture (the broken reader panics: no
     // field, the panic written beneath).
     assert!(!report.failures.is_empty());
-    assert_eq!(select(&page, "section.failure"), report.failures.len());
+    assert_eq!(
+        select(&page, "section.failure:not(.conversation)"),
+        report.failures.len()
+    );
     assert_eq!(
         select(&page, "section.failure .picture svg"),
         report.failures.len()
@@ -115,6 +124,33 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
         select(&page, "section.failure .picture svg text.refusal"),
         report.failures.len()
     );
+    // A table per endpoint, a row per lie, one per JSON row; the fixture's
+    // failing lie in red, with its conversation and replay command.
+    let conversations = &report.conversations;
+    assert_eq!(select(&page, "table.conversations"), 2);
+    assert_eq!(
+        select(
+            &page,
+            "table.conversations tr.clean, table.conversations tr.failing"
+        ),
+        json["conversations"]["rows"].as_array().unwrap().len()
+    );
+    assert_eq!(select(&page, "table.conversations tr.failing"), 1);
+    assert_eq!(conversations.failures.len(), 1);
+    assert_eq!(select(&page, "section.failure.conversation"), 1);
+    let replay: String = page
+        .select(&Selector::parse("section.failure.conversation code").unwrap())
+        .flat_map(|c| c.text())
+        .collect();
+    assert!(
+        replay.starts_with("attack replay ") && replay.ends_with(".conversation.json"),
+        "{replay}"
+    );
+    let count: String = page
+        .select(&Selector::parse("#failure-count").unwrap())
+        .flat_map(|c| c.text())
+        .collect();
+    assert_eq!(count, (report.failures.len() + 1).to_string());
 }
 
 #[test]

@@ -49,3 +49,44 @@ fn every_class_gets_its_owed_verdicts_from_the_link_endpoint() {
         );
     }
 }
+
+#[test]
+fn the_campaign_tables_every_class_for_the_link_endpoint_alike_on_any_jobs() {
+    let run = |jobs| {
+        adversarial::check::endpoints(adversarial::targets::endpoints())
+            .cases(400)
+            .jobs(jobs)
+            .run()
+    };
+    let (one, two) = (run(1), run(2));
+    let rows = |report: &adversarial::campaign::Report| -> Vec<(String, &'static str, u64, u64)> {
+        report
+            .conversations
+            .rows
+            .iter()
+            .map(|(t, c, tally)| (t.to_string(), c.name(), tally.cases, tally.as_owed))
+            .collect()
+    };
+    assert_eq!(rows(&one), rows(&two));
+    let classes: Vec<&str> = one
+        .conversations
+        .rows
+        .iter()
+        .map(|(_, c, _)| c.name())
+        .collect();
+    let all: Vec<&str> = StateClass::ALL.iter().map(|c| c.name()).collect();
+    assert_eq!(classes, all);
+    for (target, class, tally) in &one.conversations.rows {
+        assert_eq!(*target, "link");
+        assert!(tally.cases >= 15, "{}: {} cases", class.name(), tally.cases);
+        assert!(tally.clean(), "{}: {tally:?}", class.name());
+    }
+    let table = adversarial::report::campaign_table(&one, adversarial::report::Listed::Above);
+    assert!(table.contains("link (conversations)"), "{table}");
+    let total = one.conversations.cases();
+    assert!(total > 360, "{total} conversations built of 400");
+    assert!(
+        table.contains(&format!("and {total} conversations in")),
+        "{table}"
+    );
+}

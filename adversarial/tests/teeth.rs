@@ -16,6 +16,8 @@ fn the_campaign_catches_the_unclamped_scene_d_reader() {
     let report = run(&Config {
         targets: vec![Box::new(BrokenSceneD)],
         classes: vec![Class::OutOfRangeSentinel],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
         seed: 3,
         // Each sample draws from its own stream: with 1000 cases, seeds 0
         // to 19 all find the bug (200 found it for 15 of them).
@@ -82,6 +84,8 @@ fn the_real_scene_d_reader_passes_the_same_campaign() {
     let report = run(&Config {
         targets: vec![adversarial::targets::by_name("scenes").unwrap()],
         classes: vec![Class::OutOfRangeSentinel, Class::BitFlip],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
         seed: 3,
         budget: Budget::Cases(200),
         crash_dir: None,

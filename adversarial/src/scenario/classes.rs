@@ -36,11 +36,29 @@ pub enum StateClass {
     NonCanonicalHeader,
     /// A datagram delivered, then again.
     ReplayedDatagram,
+    /// A datagram of no bytes (the packet classes' truncation, to zero).
+    EmptyDatagram,
+    /// A packet cut inside its header (truncate-bytes).
+    TruncatedHeader,
+    /// A fragment cut inside its fragment header (truncate-bytes).
+    TruncatedFragmentHeader,
+    /// A packet header with a reserved bit set (non-zero padding).
+    ReservedBits,
+    /// A packet with bytes after the most any datagram may hold
+    /// (trailing-bytes).
+    OversizedDatagram,
+    /// A fragment whose prefix byte is odd but not 1 (unknown packet type).
+    FragmentPrefix,
+    /// A fragment whose count is past `max_fragments` (out-of-range value).
+    TooManyFragments,
+    /// Fragment 0 under another sequence than its packet header's
+    /// (a field that disagrees with another).
+    SequenceMismatch,
 }
 
 impl StateClass {
     /// Every class, in declaration order.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 20] = [
         Self::FragmentCountChanged,
         Self::FragmentIdOutOfRange,
         Self::FragmentTooLong,
@@ -53,6 +71,14 @@ impl StateClass {
         Self::AckForUnsent,
         Self::NonCanonicalHeader,
         Self::ReplayedDatagram,
+        Self::EmptyDatagram,
+        Self::TruncatedHeader,
+        Self::TruncatedFragmentHeader,
+        Self::ReservedBits,
+        Self::OversizedDatagram,
+        Self::FragmentPrefix,
+        Self::TooManyFragments,
+        Self::SequenceMismatch,
     ];
 
     /// Its name in tables and on the command line.
@@ -71,6 +97,14 @@ impl StateClass {
             Self::AckForUnsent => "ack-for-unsent",
             Self::NonCanonicalHeader => "non-canonical-header",
             Self::ReplayedDatagram => "replayed-datagram",
+            Self::EmptyDatagram => "empty-datagram",
+            Self::TruncatedHeader => "truncated-header",
+            Self::TruncatedFragmentHeader => "truncated-fragment-header",
+            Self::ReservedBits => "reserved-bits",
+            Self::OversizedDatagram => "oversized-datagram",
+            Self::FragmentPrefix => "fragment-prefix",
+            Self::TooManyFragments => "too-many-fragments",
+            Self::SequenceMismatch => "sequence-mismatch",
         }
     }
 }
@@ -148,6 +182,10 @@ pub fn scenario(
     config: &link::Config,
     u: &mut Unstructured<'_>,
 ) -> arbitrary::Result<Scenario> {
+    // The big packet takes three fragments or more.
+    if config.fragment_size.saturating_mul(2) >= config.max_packet_size {
+        return Err(arbitrary::Error::IncorrectFormat);
+    }
     let count = u.int_in_range(4..=16)?;
     let big = u.int_in_range(0..=count - 2)?;
     let start = match class {
@@ -203,6 +241,11 @@ pub fn scenario(
                     datagrams.push((lie, Owed::Refuse(cause)));
                 }
             }
+            if let Some((lie, cause)) =
+                one_datagram(class, config, u, datagram, at_small, at_big, k)?
+            {
+                datagrams.push((lie, Owed::Refuse(cause)));
+            }
             if at_small && class == StateClass::NonCanonicalHeader {
                 datagrams.push((long_ack(datagram), Owed::Refuse("non-canonical-header")));
             }
@@ -235,7 +278,13 @@ pub fn scenario(
     }
     let needs_small = matches!(
         class,
-        StateClass::NonCanonicalHeader | StateClass::AckForUnsent | StateClass::ReplayedDatagram
+        StateClass::NonCanonicalHeader
+            | StateClass::AckForUnsent
+            | StateClass::ReplayedDatagram
+            | StateClass::EmptyDatagram
+            | StateClass::TruncatedHeader
+            | StateClass::ReservedBits
+            | StateClass::OversizedDatagram
     );
     if needs_small && small.is_none() {
         return Err(arbitrary::Error::IncorrectFormat);
@@ -304,4 +353,64 @@ fn long_ack(datagram: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&datagram[4..len]);
     out.extend_from_slice(&datagram[len..]);
     out
+}
+
+/// A lie inside one datagram, told just before the honest `datagram` (the
+/// regular packet when `at_small`, fragment `k` of the big packet when
+/// `at_big`), with the cause it is owed: the packet classes' lies, as far
+/// as reliable 1.0's datagrams have the fields they lie in.
+fn one_datagram(
+    class: StateClass,
+    config: &link::Config,
+    u: &mut Unstructured<'_>,
+    datagram: &[u8],
+    at_small: bool,
+    at_big: bool,
+    k: usize,
+) -> arbitrary::Result<Option<(Vec<u8>, &'static str)>> {
+    let lie = match class {
+        StateClass::EmptyDatagram if at_small => (Vec::new(), "empty"),
+        StateClass::TruncatedHeader if at_small => {
+            let len = Header::read(datagram).map_or(1, |(_, len)| len);
+            let keep = u.int_in_range(1..=len.saturating_sub(1).max(1))?;
+            (datagram[..keep].to_vec(), "too-short")
+        }
+        StateClass::ReservedBits if at_small => {
+            let mut lie = datagram.to_vec();
+            lie[0] |= if u.arbitrary()? { 0x40 } else { 0x80 };
+            (lie, "reserved-bits")
+        }
+        StateClass::OversizedDatagram if at_small => {
+            let mut lie = datagram.to_vec();
+            lie.resize(config.max_receive_bytes() + 1, 0xEE);
+            (lie, "packet-too-large")
+        }
+        StateClass::FragmentPrefix if at_big && k == 1 => {
+            let mut lie = datagram.to_vec();
+            lie[0] = u.int_in_range(1u8..=127)? * 2 + 1;
+            (lie, "fragment-prefix")
+        }
+        StateClass::TooManyFragments if at_big && k == 1 => {
+            let Ok(count) = u16::try_from(config.max_fragments + 1) else {
+                return Err(arbitrary::Error::IncorrectFormat);
+            };
+            if count > 256 {
+                return Err(arbitrary::Error::IncorrectFormat);
+            }
+            (
+                refragment(datagram, |h| h.count = count),
+                "too-many-fragments",
+            )
+        }
+        StateClass::SequenceMismatch if at_big && k == 0 => (
+            refragment(datagram, |h| h.sequence = h.sequence.wrapping_add(1)),
+            "sequence-mismatch",
+        ),
+        StateClass::TruncatedFragmentHeader if at_big && k == 1 => {
+            let keep = u.int_in_range(1..=FRAGMENT_HEADER_BYTES - 1)?;
+            (datagram[..keep].to_vec(), "too-short")
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(lie))
 }

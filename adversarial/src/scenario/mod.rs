@@ -8,7 +8,10 @@
 //! The endpoint is anything that speaks reliable 1.0 through
 //! [`Connection`]: `link`'s own, or yours.
 
+pub mod campaign;
 mod classes;
+pub mod record;
+pub mod table;
 
 pub use classes::{scenario, StateClass};
 
@@ -119,8 +122,61 @@ pub struct Failure {
     /// The datagram's index, or the number of datagrams for a failure at
     /// the end.
     pub step: usize,
-    /// What went wrong.
+    /// Which promise broke.
+    pub kind: Broken,
+    /// What went wrong, in words.
     pub what: String,
+}
+
+/// The promise a scenario's failure broke: one column of the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Broken {
+    /// Accepted where a refusal was owed, refused where acceptance was,
+    /// or refused for another cause.
+    WrongVerdict,
+    /// Refused for the owed cause, but its counter did not move by one.
+    Miscounted,
+    /// Delivered a packet other than it was sent.
+    Corrupted,
+    /// Delivered a packet twice.
+    DeliveredTwice,
+    /// Never delivered an honest packet it owed.
+    Undelivered,
+    /// Acknowledged a packet it never sent.
+    FalseAck,
+    /// Allocated beyond its bound.
+    OverAllocated,
+    /// Panicked.
+    Panicked,
+}
+
+impl Broken {
+    /// Every kind, in table order.
+    pub const ALL: [Self; 8] = [
+        Self::WrongVerdict,
+        Self::Miscounted,
+        Self::Corrupted,
+        Self::DeliveredTwice,
+        Self::Undelivered,
+        Self::FalseAck,
+        Self::OverAllocated,
+        Self::Panicked,
+    ];
+
+    /// Its name in tables and JSON.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::WrongVerdict => "wrong verdict",
+            Self::Miscounted => "miscounted",
+            Self::Corrupted => "corrupted",
+            Self::DeliveredTwice => "delivered twice",
+            Self::Undelivered => "undelivered",
+            Self::FalseAck => "false ack",
+            Self::OverAllocated => "over-allocated",
+            Self::Panicked => "panicked",
+        }
+    }
 }
 
 /// Delivers the scenario's datagrams to `connection` one by one and checks
@@ -138,9 +194,10 @@ pub fn run(
     made: usize,
     scenario: &Scenario,
 ) -> Result<(), Failure> {
-    let fail = |step: usize, what: String| Failure {
+    let fail = |step: usize, kind: Broken, what: String| Failure {
         class: scenario.class,
         step,
+        kind,
         what,
     };
     connection.expect_peer_from(scenario.peer_start);
@@ -164,6 +221,7 @@ pub fn run(
         if allocated > connection.memory_bound() {
             return Err(fail(
                 step,
+                Broken::OverAllocated,
                 format!(
                     "allocated {allocated} bytes, past the bound {}",
                     connection.memory_bound()
@@ -177,28 +235,42 @@ pub fn run(
                 if after != before + 1 {
                     return Err(fail(
                         step,
+                        Broken::Miscounted,
                         format!("{cause} counted {} times", after.saturating_sub(before)),
                     ));
                 }
             }
             (owed, got) => {
-                return Err(fail(step, format!("owed {owed:?}, got {got:?}")));
+                return Err(fail(
+                    step,
+                    Broken::WrongVerdict,
+                    format!("owed {owed:?}, got {got:?}"),
+                ));
             }
         }
         if let Some(sequence) = handed {
             if scenario.sent.get(&sequence) != Some(&payload) {
                 return Err(fail(
                     step,
+                    Broken::Corrupted,
                     format!("packet {sequence} delivered other than it was sent"),
                 ));
             }
             if !delivered.insert(sequence) {
-                return Err(fail(step, format!("packet {sequence} delivered twice")));
+                return Err(fail(
+                    step,
+                    Broken::DeliveredTwice,
+                    format!("packet {sequence} delivered twice"),
+                ));
             }
         }
         let acks = connection.take_acks();
         if !acks.is_empty() {
-            return Err(fail(step, format!("acks {acks:?} for packets never sent")));
+            return Err(fail(
+                step,
+                Broken::FalseAck,
+                format!("acks {acks:?} for packets never sent"),
+            ));
         }
     }
     let end = scenario.datagrams.len();
@@ -209,7 +281,11 @@ pub fn run(
         .collect();
     missing.sort_unstable();
     if !missing.is_empty() {
-        return Err(fail(end, format!("packets {missing:?} never delivered")));
+        return Err(fail(
+            end,
+            Broken::Undelivered,
+            format!("packets {missing:?} never delivered"),
+        ));
     }
     Ok(())
 }

@@ -7,8 +7,10 @@
 //! bytes and bit flips. `docs/HARNESS.md` shows how to plug one in, with
 //! [`crate::plain::PlainCodec`] doing most of the work.
 
+pub mod endpoint;
 pub mod protocol;
 
+pub use endpoint::{endpoint, EndpointTarget};
 pub use protocol::{message, packet, save, MessageTarget, PacketTarget};
 
 use crate::field_map::FieldMap;

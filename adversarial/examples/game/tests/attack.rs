@@ -118,3 +118,14 @@ fn a_lie_that_grows_a_packet_past_its_maximum_is_owed_too_large() {
     }
     assert!(grown > 0, "no case crossed the maximum");
 }
+
+#[test]
+fn every_lie_across_packets_gets_the_verdict_it_is_owed() {
+    let report = check::endpoints(game_protocol::attack::endpoints())
+        .cases(600)
+        .run();
+    assert_eq!(
+        report.conversations.rows.len(),
+        adversarial::scenario::StateClass::ALL.len()
+    );
+}
