@@ -173,6 +173,23 @@ impl Endpoint {
         })
     }
 
+    /// Allocates now every reassembly buffer at its bound
+    /// (`max_fragments x fragment_size` for each of the
+    /// `fragment_reassembly_buffer_size` slots), which it otherwise grows
+    /// as packets of more fragments arrive, so that its memory stays flat
+    /// from here on: for a server that keeps a fixed number of clients
+    /// and wants its memory known at start. The total stays within
+    /// [`Endpoint::memory_bound`].
+    pub fn reserve(&mut self) {
+        let bytes = self
+            .config
+            .max_fragments
+            .saturating_mul(self.config.fragment_size);
+        for entry in self.reassembly.values_mut() {
+            entry.reserve(bytes);
+        }
+    }
+
     /// The endpoint with `fault` planted (feature `faults`).
     #[cfg(feature = "faults")]
     #[must_use]

@@ -29,7 +29,12 @@ impl Reassembly {
         self.received = [0; 4];
         self.header = None;
         self.payload_bytes = 0;
-        let bytes = usize::from(count).saturating_mul(fragment_size);
+        self.reserve(usize::from(count).saturating_mul(fragment_size));
+    }
+
+    /// Grows the buffer to at least `bytes`, written, so that the memory
+    /// is the process's from now on.
+    pub fn reserve(&mut self, bytes: usize) {
         if self.buffer.len() < bytes {
             // Exactly: the bound is max_fragments x fragment_size, not the
             // doubling a plain resize may choose.

@@ -305,3 +305,40 @@ fn sequences_across_the_wrap_deliver_and_ack_as_from_zero() {
         assert_eq!(run(start), from_zero, "from {start}");
     }
 }
+
+/// Reserved up front, an endpoint asks nothing more of the allocator,
+/// whatever sizes of packet arrive, in whatever order: its memory is flat
+/// from `reserve` on, and within its bound.
+#[test]
+fn a_reserved_endpoint_allocates_nothing_more() {
+    let (receiver, made) = allocated_during(|| {
+        let mut endpoint = Endpoint::new(config(), 0.0).unwrap();
+        endpoint.reserve();
+        endpoint
+    });
+    let mut receiver = receiver;
+    assert!(made.bytes <= receiver.memory_bound());
+    let mut sender = Endpoint::new(config(), 0.0).unwrap();
+    let mut dice = Dice(0x5EED);
+    let mut datagrams: Vec<Vec<u8>> = Vec::new();
+    for _ in 0..600 {
+        let len = 1 + dice.below(config().max_packet_size as u64) as usize;
+        let payload = vec![0xA5; len];
+        let mut sent = Vec::new();
+        sender.send(&payload, |d| sent.push(d.to_vec())).unwrap();
+        // Each packet's datagrams in reverse: fragments out of order.
+        datagrams.extend(sent.into_iter().rev());
+    }
+    let mut delivered = 0usize;
+    let (_, during) = allocated_during(|| {
+        for datagram in &datagrams {
+            let _ = receiver.receive(datagram, |_, _| {
+                delivered += 1;
+                true
+            });
+            receiver.clear_acks();
+        }
+    });
+    assert_eq!(delivered, 600);
+    assert_eq!(during.bytes, 0, "allocated after reserve");
+}

@@ -121,6 +121,9 @@ pub struct Server {
     verdicts: VecDeque<(u16, u64, &'static str)>,
     /// The connection layer every client speaks, if any.
     link: Option<link::Config>,
+    /// Endpoints made and reserved at start, one for each client still to
+    /// come: the server's memory is all taken when it starts.
+    spare: Vec<link::Endpoint>,
 }
 
 impl Server {
@@ -144,20 +147,30 @@ impl Server {
             stats: Stats::default(),
             verdicts: VecDeque::with_capacity(VERDICT_LOG),
             link: None,
+            spare: Vec::new(),
         })
     }
 
     /// Speaks `link` with every client: each datagram goes through that
     /// client's endpoint, which refuses what breaks the connection layer's
     /// rules, stores fragments (`stored`) and hands whole
-    /// packets to the game's decoder. Memory: at most [`MAX_CLIENTS`]
-    /// endpoints, each within its `memory_bound`.
+    /// packets to the game's decoder. Memory: [`MAX_CLIENTS`] endpoints,
+    /// each within its `memory_bound`, made and reserved
+    /// (`link::Endpoint::reserve`) here, so that it does not grow as
+    /// clients come and send larger packets.
     ///
     /// # Errors
     ///
     /// A configuration the endpoint refuses.
     pub fn with_link(mut self, config: link::Config) -> Result<Self, link::ConfigError> {
-        config.validate()?;
+        self.spare = (0..MAX_CLIENTS)
+            .map(|_| {
+                let mut endpoint = link::Endpoint::new(config.clone(), 0.0)?;
+                endpoint.reserve();
+                Ok(endpoint)
+            })
+            .collect::<Result<_, link::ConfigError>>()?;
+        self.clients.reserve(MAX_CLIENTS);
         self.link = Some(config);
         Ok(self)
     }
@@ -196,9 +209,10 @@ impl Server {
     pub fn handle(&mut self, bytes: &[u8], from: SocketAddr) {
         self.stats.received += 1;
         let fingerprint = fingerprint(bytes);
-        let verdict = match self.link.clone() {
-            Some(config) => self.judge_link(bytes, from, fingerprint, config),
-            None => self.judge(bytes, from, fingerprint),
+        let verdict = if self.link.is_some() {
+            self.judge_link(bytes, from, fingerprint)
+        } else {
+            self.judge(bytes, from, fingerprint)
         };
         if verdict == "accepted" {
             self.stats.accepted += 1;
@@ -246,13 +260,7 @@ impl Server {
     /// refusal of the connection layer (its cause), a fragment stored
     /// (`stored`, not acknowledged), or a whole packet the game decodes (`accepted`, or the
     /// decoder's cause, and the endpoint does not count it as received).
-    fn judge_link(
-        &mut self,
-        bytes: &[u8],
-        from: SocketAddr,
-        fingerprint: u64,
-        config: link::Config,
-    ) -> &'static str {
+    fn judge_link(&mut self, bytes: &[u8], from: SocketAddr, fingerprint: u64) -> &'static str {
         if bytes.is_empty() {
             return "empty";
         }
@@ -262,8 +270,8 @@ impl Server {
         }
         let mut client = self.clients.remove(&from).unwrap_or_default();
         if client.endpoint.is_none() {
-            // Validated by with_link, so this is never refused.
-            client.endpoint = link::Endpoint::new(config, 0.0).ok();
+            // One is spare for every client below MAX_CLIENTS.
+            client.endpoint = self.spare.pop();
         }
         let Some(endpoint) = client.endpoint.as_mut() else {
             return "unknown-client";
@@ -287,9 +295,12 @@ impl Server {
                 "accepted"
             }
         };
-        // A new address whose first datagram was refused gets no state.
+        // A new address whose first datagram was refused gets no state;
+        // its endpoint, which a refusal leaves as it was, is spare again.
         if known || verdict == "accepted" || verdict == STORED {
             self.clients.insert(from, client);
+        } else if let Some(endpoint) = client.endpoint.take() {
+            self.spare.push(endpoint);
         }
         // The packet's fingerprint, not its last datagram's: a sender's
         // sequences wrap, and a short last fragment can repeat exactly.
