@@ -89,18 +89,9 @@ impl Indexed for Slot {
         match hot::object(stream, &mut self.object) {
             hot::Reached::Whole => Ok(()),
             hot::Reached::Head => velocities(&mut self.object, stream),
-            hot::Reached::Nothing => whole(&mut self.object, stream),
+            hot::Reached::Nothing => self.object.serialize(stream),
         }
     }
-}
-
-/// The object the hot path did not start: on every stream but the
-/// concrete ones, and there only where the head is refused or does not
-/// fit, so kept out of the subsets' loops like [`velocities`].
-#[cold]
-#[inline(never)]
-fn whole<S: Stream>(object: &mut Object, stream: &mut S) -> Result<(), S::Error> {
-    object.serialize(stream)
 }
 
 /// The velocities the hot path left: seldom (near the end of the input,
