@@ -63,7 +63,7 @@ fn every_planted_endpoint_bug_is_caught_by_the_scenarios() {
     std::panic::set_hook(Box::new(|_| {}));
     println!(
         "{:<24} {:<22} {:<22} {:<22}",
-        "planted bug", "scenarios", "stateful fuzz body", "raw-bytes fuzz body"
+        "planted bug", "campaign", "stateful fuzz body", "raw-bytes fuzz body"
     );
     let mut missed = Vec::new();
     for fault in Fault::ALL {
