@@ -292,15 +292,7 @@ pub fn campaign_html(
                     .collect::<String>()
             );
         }
-        let cells: String = row_cells(class.name(), tally)
-            .iter()
-            .map(|c| format!("<td>{}</td>", text(c)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<tr class=\"{}\">{cells}</tr>",
-            if tally.clean() { "clean" } else { "failing" }
-        );
+        table_row(&mut out, &row_cells(class.name(), tally), tally.clean());
     }
     if !current.is_empty() {
         let _ = writeln!(out, "</table>");
@@ -358,22 +350,30 @@ fn conversation_tables(out: &mut String, report: &ConversationReport) {
                 attr(*target),
             );
         }
-        let cells: String = [
+        let cells: Vec<String> = [
             class.name().to_string(),
             tally.cases.to_string(),
             tally.as_owed.to_string(),
         ]
         .into_iter()
         .chain(Broken::ALL.iter().map(|k| tally.broken(*k).to_string()))
-        .map(|c| format!("<td>{}</td>", text(&c)))
         .collect();
-        let _ = writeln!(
-            out,
-            "<tr class=\"{}\">{cells}</tr>",
-            if tally.clean() { "clean" } else { "failing" }
-        );
+        table_row(out, &cells, tally.clean());
     }
     if !current.is_empty() {
         let _ = writeln!(out, "</table>");
     }
+}
+
+/// A table row of `cells`, marked clean or failing.
+fn table_row(out: &mut String, cells: &[String], clean: bool) {
+    let cells: String = cells
+        .iter()
+        .map(|c| format!("<td>{}</td>", text(c)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "<tr class=\"{}\">{cells}</tr>",
+        if clean { "clean" } else { "failing" }
+    );
 }
