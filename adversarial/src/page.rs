@@ -274,29 +274,24 @@ pub fn campaign_html(
         text(&settings.command)
     );
     let _ = writeln!(out, "<div id=\"chart\">{}</div>", chart(report));
-    let mut current = "";
-    for (target, class, tally) in &report.rows {
-        if *target != current {
-            if !current.is_empty() {
-                let _ = writeln!(out, "</table>");
-            }
-            current = target;
-            let _ = writeln!(
-                out,
-                "<h2>{}</h2>\n<table class=\"classes\" data-target=\"{}\"><tr>{}</tr>",
-                text(*target),
-                attr(*target),
-                COLUMNS
-                    .iter()
-                    .map(|c| format!("<th>{c}</th>"))
-                    .collect::<String>()
-            );
-        }
-        table_row(&mut out, &row_cells(class.name(), tally), tally.clean());
-    }
-    if !current.is_empty() {
-        let _ = writeln!(out, "</table>");
-    }
+    let heads: String = COLUMNS.iter().map(|c| format!("<th>{c}</th>")).collect();
+    grouped_tables(
+        &mut out,
+        report.rows.iter().map(|(target, class, tally)| {
+            (
+                *target,
+                row_cells(class.name(), tally).to_vec(),
+                tally.clean(),
+            )
+        }),
+        |target| {
+            format!(
+                "<h2>{}</h2>\n<table class=\"classes\" data-target=\"{}\"><tr>{heads}</tr>",
+                text(target),
+                attr(target),
+            )
+        },
+    );
     conversation_tables(&mut out, &report.conversations);
     let _ = writeln!(
         out,
@@ -331,25 +326,12 @@ pub fn campaign_html(
 /// A table per endpoint target: a row per lie across packets, a column per
 /// broken promise.
 fn conversation_tables(out: &mut String, report: &ConversationReport) {
-    let mut current = "";
-    for (target, class, tally) in &report.rows {
-        if *target != current {
-            if !current.is_empty() {
-                let _ = writeln!(out, "</table>");
-            }
-            current = target;
-            let heads: String = ["class", "cases", "as owed"]
-                .into_iter()
-                .chain(Broken::ALL.iter().map(|k| k.name()))
-                .map(|c| format!("<th>{}</th>", text(c)))
-                .collect();
-            let _ = writeln!(
-                out,
-                "<h2>{} (conversations)</h2>\n<table class=\"conversations\" data-endpoint=\"{}\"><tr>{heads}</tr>",
-                text(*target),
-                attr(*target),
-            );
-        }
+    let heads: String = ["class", "cases", "as owed"]
+        .into_iter()
+        .chain(Broken::ALL.iter().map(|k| k.name()))
+        .map(|c| format!("<th>{}</th>", text(c)))
+        .collect();
+    let rows = report.rows.iter().map(|(target, class, tally)| {
         let cells: Vec<String> = [
             class.name().to_string(),
             tally.cases.to_string(),
@@ -358,9 +340,36 @@ fn conversation_tables(out: &mut String, report: &ConversationReport) {
         .into_iter()
         .chain(Broken::ALL.iter().map(|k| tally.broken(*k).to_string()))
         .collect();
-        table_row(out, &cells, tally.clean());
+        (*target, cells, tally.clean())
+    });
+    grouped_tables(out, rows, |target| {
+        format!(
+            "<h2>{} (conversations)</h2>\n<table class=\"conversations\" data-endpoint=\"{}\"><tr>{heads}</tr>",
+            text(target),
+            attr(target),
+        )
+    });
+}
+
+/// Rows of (target, cells, clean) as a table per target, each opened by
+/// `open(target)`.
+fn grouped_tables<'a>(
+    out: &mut String,
+    rows: impl Iterator<Item = (&'a str, Vec<String>, bool)>,
+    open: impl Fn(&str) -> String,
+) {
+    let mut current = None;
+    for (target, cells, clean) in rows {
+        if current != Some(target) {
+            if current.is_some() {
+                let _ = writeln!(out, "</table>");
+            }
+            current = Some(target);
+            let _ = writeln!(out, "{}", open(target));
+        }
+        table_row(out, &cells, clean);
     }
-    if !current.is_empty() {
+    if current.is_some() {
         let _ = writeln!(out, "</table>");
     }
 }
