@@ -234,8 +234,8 @@ pub fn link_datagrams(data: &[u8]) {
 /// wrong, when a datagram does not get its owed verdict or a promise
 /// breaks (delivery intact and once, counters, acks, memory):
 ///
-/// ```no_run
-/// // fuzz/fuzz_targets/endpoint.rs of a game's crate
+/// ```ignore
+/// // fuzz/fuzz_targets/endpoint.rs of a game's crate (built by cargo-fuzz)
 /// #![no_main]
 /// adversarial::count_allocations!();
 ///

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Ours beside the C++ reference and serialize.rs, in one run on one machine.
+
+    python3 codec/benches/reference/versus.py --cpp PATH --rs PATH [--rounds N]
+
+PATH for --cpp is a checkout of the C++ reference library
+(git clone https://github.com/mas-bandwidth/serialize; its bench.cpp is
+built here with g++ at -O2 and at -O3, -DNDEBUG -ffp-contract=off, as its
+CMake release build does); PATH for --rs is a checkout of its safe-Rust
+port (git clone https://github.com/mas-bandwidth/serialize.rs; its
+`benches/throughput.rs` is built with `cargo bench --no-run`). Either may
+be left out: the table then says so in its columns, and without both it
+runs ours alone.
+
+Each round runs every side once, in turn: our reference bench
+(`cargo bench -p gamepacket-codec --bench reference`, criterion medians),
+bench.cpp at -O2, bench.cpp at -O3, serialize.rs. The table gives each
+side's median over the rounds, and each ratio (ours over theirs, in
+throughput: above 1 is ours faster) as its median with the lowest and
+highest over the rounds. The references report the best of five trials,
+criterion the median of its samples: a ratio leans slightly their way.
+serialize.rs times the bitpacker and the stream packet only.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+WORKLOADS = [
+    ("bitpacker", "write"),
+    ("bitpacker", "read"),
+    ("stream", "write"),
+    ("stream", "read"),
+    ("int-packet", "write"),
+    ("int-packet", "read"),
+    ("bits-packet", "write"),
+    ("bits-packet", "read"),
+    ("mixed-packet", "write"),
+    ("mixed-packet", "read"),
+]
+
+# The reference benchmarks' MB are MiB; the bitpacker rows are in GB/s
+# (10^9 bytes a second), the others in millions of packets a second.
+MIB_TO_GB = 1024.0 * 1024.0 / 1e9
+
+REFERENCE_SHAPES = {
+    "int packet": "int-packet",
+    "bits packet": "bits-packet",
+    "mixed packet": "mixed-packet",
+}
+
+
+def run(command, cwd=None):
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def cargo_bench_binary(cwd, args):
+    """Builds a bench with cargo and returns its executable."""
+    out = run(["cargo", "bench", "--no-run", "--message-format=json", *args], cwd=cwd)
+    for line in out.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message.get("executable"):
+            if "bench" in message["target"]["kind"]:
+                return message["executable"]
+    sys.exit(f"cargo built no bench executable in {cwd or '.'}")
+
+
+def parse_ours(text):
+    figures = {}
+    for line in text.splitlines():
+        m = re.match(r"\| (\S+) (write|read) \| ([0-9.]+) (GB/s|M packets/s) \|", line)
+        if m:
+            figures[(m.group(1), m.group(2))] = float(m.group(3))
+    return figures
+
+
+def parse_reference(text):
+    """bench.cpp's and throughput.rs's lines, in our units."""
+    figures = {}
+    for line in text.splitlines():
+        m = re.match(r"bitpacker (write|read):\s+([0-9.]+) MB/s", line)
+        if m:
+            figures[("bitpacker", m.group(1))] = float(m.group(2)) * MIB_TO_GB
+        m = re.match(r"stream (write|read):\s+[0-9.]+ MB/s\s+\(([0-9.]+) M packets/s\)", line)
+        if m:
+            figures[("stream", m.group(1))] = float(m.group(2))
+        m = re.match(
+            r"(int packet|bits packet|mixed packet)\s+\(runtime\):\s+write:\s+([0-9.]+) M packets/s\s+read:\s+([0-9.]+) M packets/s",
+            line,
+        )
+        if m:
+            shape = REFERENCE_SHAPES[m.group(1)]
+            figures[(shape, "write")] = float(m.group(2))
+            figures[(shape, "read")] = float(m.group(3))
+    return figures
+
+
+def figure(x):
+    if x is None:
+        return "-"
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def ratio(ours, theirs):
+    pairs = [o / t for o, t in zip(ours, theirs) if o and t]
+    if not pairs:
+        return "-"
+    return f"{statistics.median(pairs):.2f} ({min(pairs):.2f}-{max(pairs):.2f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cpp", help="a checkout of mas-bandwidth/serialize")
+    parser.add_argument("--rs", help="a checkout of mas-bandwidth/serialize.rs")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    sides = {"ours": [cargo_bench_binary(root, ["-p", "gamepacket-codec", "--bench", "reference"]), "--bench"]}
+    scratch = tempfile.mkdtemp(prefix="versus-")
+    if args.cpp:
+        for level in ("O2", "O3"):
+            exe = os.path.join(scratch, f"bench-{level}")
+            run(["g++", "-std=c++17", f"-{level}", "-DNDEBUG", "-ffp-contract=off",
+                 "-I", args.cpp, os.path.join(args.cpp, "bench.cpp"), "-o", exe])
+            sides[f"C++ -{level}"] = [exe]
+    if args.rs:
+        sides["serialize.rs"] = [cargo_bench_binary(args.rs, ["--bench", "throughput"])]
+    if len(sides) == 1:
+        print("no reference checkout given (--cpp, --rs): ours alone")
+
+    results = {name: [] for name in sides}
+    for r in range(args.rounds):
+        for name, command in sides.items():
+            print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
+            text = run(command)
+            results[name].append(parse_ours(text) if name == "ours" else parse_reference(text))
+
+    names = list(sides)
+    others = [n for n in names if n != "ours"]
+    head = ["workload", "unit", *names, *[f"ours/{n}" for n in others]]
+    print("\n| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for workload in WORKLOADS:
+        unit = "GB/s" if workload[0] == "bitpacker" else "M packets/s"
+        series = {n: [round_.get(workload) for round_ in results[n]] for n in names}
+        medians = [
+            figure(statistics.median([x for x in series[n] if x])) if any(series[n]) else "-"
+            for n in names
+        ]
+        ratios = [ratio(series["ours"], series[n]) for n in others]
+        print(f"| {workload[0]} {workload[1]} | {unit} | " + " | ".join(medians + ratios) + " |")
+
+
+if __name__ == "__main__":
+    main()
