@@ -378,14 +378,13 @@ impl Registry {
         }
         let (endpoint_names, packet_names): (Vec<String>, Vec<String>) =
             names.iter().cloned().partition(|n| self.is_endpoint(n));
+        let mut pool = std::mem::take(&mut self.endpoints);
+        pool.append(&mut self.endpoint_fixtures);
         let mut endpoints = Vec::new();
         for name in &endpoint_names {
-            let mut pool = std::mem::take(&mut self.endpoints);
-            pool.append(&mut self.endpoint_fixtures);
             if let Some(i) = pool.iter().position(|e| e.name() == name) {
                 endpoints.push(pool.remove(i));
             }
-            self.endpoints = pool;
         }
         let packets = if packet_names.is_empty() {
             Vec::new()
