@@ -93,7 +93,7 @@ fn read_packets<P: Workload>(encodings: &[Vec<u8>]) -> usize {
     for i in 0..PACKETS as usize {
         let bytes = &encodings[i % VARIANTS];
         let mut read = P::default();
-        read.serialize(&mut ReadStream::new(black_box(bytes)))
+        read.serialize(&mut ReadStream::new(bytes))
             .unwrap();
         black_box(&read);
         total += 1;
