@@ -149,6 +149,9 @@ pub const fn bits_required128(min: i128, max: i128) -> u32 {
 }
 
 /// Writes `value` into `buf` and returns the length of the stream in bytes.
+/// Inlined, so that a packet's `serialize` is inlined into it where the
+/// caller writes, and each field's position is a constant.
+#[inline]
 pub fn write_to<T: Serialize>(value: &mut T, buf: &mut [u8]) -> Result<usize, EncodeError> {
     let mut stream = WriteStream::new(buf);
     value.serialize(&mut stream)?;

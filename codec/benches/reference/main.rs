@@ -27,7 +27,7 @@ mod cachegrind;
 mod criterion_results;
 
 use codec::bits::{BitReader, BitWriter};
-use codec::{ReadStream, WriteStream};
+use codec::ReadStream;
 use criterion::{black_box, Criterion, Throughput};
 use criterion_results::{figure, Results};
 
@@ -78,9 +78,7 @@ fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> 
     let mut total = 0;
     for _ in 0..PACKETS {
         *rng = packet.vary(*rng);
-        let mut stream = WriteStream::new(out);
-        packet.serialize(&mut stream).unwrap();
-        total += stream.finish();
+        total += codec::write_to(packet, out).unwrap();
         black_box(&out);
     }
     total
@@ -93,8 +91,7 @@ fn read_packets<P: Workload>(encodings: &[Vec<u8>]) -> usize {
     for i in 0..PACKETS as usize {
         let bytes = &encodings[i % VARIANTS];
         let mut read = P::default();
-        read.serialize(&mut ReadStream::new(bytes))
-            .unwrap();
+        read.serialize(&mut ReadStream::new(bytes)).unwrap();
         black_box(&read);
         total += 1;
     }
