@@ -30,12 +30,13 @@ fn seed(target: &str) -> PathBuf {
         .join("seed-000.bin")
 }
 
-/// A fresh directory for one test, named after it.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("adversarial-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test, named after it, removed when the test
+/// drops it.
+fn scratch(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("adversarial-{test}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The packets seed with one CRC bit flipped, under `dir/packets/`.
@@ -72,7 +73,8 @@ fn broken_scene_d_crashes(dir: &Path) -> PathBuf {
 
 #[test]
 fn decode_exits_0_on_acceptance_1_on_refusal_or_a_wrong_verdict_and_2_on_usage() {
-    let dir = scratch("decode");
+    let tmp = scratch("decode");
+    let dir = tmp.path();
     let seed = seed("packets");
     let seed = seed.to_str().unwrap();
     // The target comes from the path, as for replay.
@@ -109,7 +111,8 @@ fn decode_exits_0_on_acceptance_1_on_refusal_or_a_wrong_verdict_and_2_on_usage()
 
 #[test]
 fn a_refusal_has_one_shape_with_a_numeric_offset_and_no_empty_field() {
-    let dir = scratch("shape");
+    let tmp = scratch("shape");
+    let dir = tmp.path();
     let bad = bad_crc(&dir);
     let output = adversarial(&["decode", "--json", bad.to_str().unwrap()]);
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -128,7 +131,8 @@ fn a_refusal_has_one_shape_with_a_numeric_offset_and_no_empty_field() {
 
 #[test]
 fn replay_summarises_reports_a_stray_file_and_exits_1() {
-    let dir = scratch("replay");
+    let tmp = scratch("replay");
+    let dir = tmp.path();
     let packets = dir.join("packets");
     std::fs::create_dir_all(&packets).unwrap();
     std::fs::copy(seed("packets"), packets.join("seed.bin")).unwrap();
@@ -183,7 +187,8 @@ fn campaign_exits_0_when_every_verdict_is_owed_and_1_when_not() {
         "--quiet",
     ]);
     assert_eq!(code(&ok), 0);
-    let dir = scratch("campaign");
+    let tmp = scratch("campaign");
+    let dir = tmp.path();
     broken_scene_d_crashes(&dir); // asserts the exit code 1
     assert_eq!(
         code(&adversarial(&["campaign", "--class", "no-such-class"])),
@@ -221,7 +226,8 @@ fn a_budget_of_zero_is_a_usage_error_not_an_empty_run() {
 
 #[test]
 fn a_missing_file_or_a_broken_link_is_an_io_error_that_names_it() {
-    let dir = scratch("missing");
+    let tmp = scratch("missing");
+    let dir = tmp.path();
     let missing = dir.join("missing.bin");
     let missing = missing.to_str().unwrap();
     for command in ["decode", "inspect", "replay"] {
