@@ -493,13 +493,15 @@ fn read_ahead<const PRESENT: bool>(
     let zero = (table.m() == 1).then(|| table.decode(0));
     loop {
         if !PRESENT {
-            if let Some((index, coded)) = at.run {
+            if let Some((mut index, coded)) = at.run {
+                // The run's objects in a loop of their own, whose state
+                // is one index.
+                while index < coded && read_slot(&mut ahead, slots, index) {
+                    index = index.wrapping_add(1);
+                }
                 if index < coded {
-                    if !read_slot(&mut ahead, slots, index) {
-                        break;
-                    }
-                    at.run = Some((index.wrapping_add(1), coded));
-                    continue;
+                    at.run = Some((index, coded));
+                    break;
                 }
                 at.run = None;
                 at.finish(coded);
