@@ -80,14 +80,14 @@ fn decode_exits_0_on_acceptance_1_on_refusal_or_a_wrong_verdict_and_2_on_usage()
     // The target comes from the path, as for replay.
     assert_eq!(code(&adversarial(&["decode", seed])), 0);
     assert_eq!(code(&adversarial(&["inspect", seed])), 0);
-    let bad = bad_crc(&dir);
+    let bad = bad_crc(dir);
     let bad = bad.to_str().unwrap();
     let refused = adversarial(&["decode", bad]);
     assert_eq!(code(&refused), 1, "{}", stdout(&refused));
     assert_eq!(code(&adversarial(&["inspect", bad])), 1);
     // One accepted and one refused: 1.
     assert_eq!(code(&adversarial(&["decode", seed, bad])), 1);
-    let crashes = broken_scene_d_crashes(&dir);
+    let crashes = broken_scene_d_crashes(dir);
     let wrong = adversarial(&[
         "decode",
         "--target",
@@ -113,7 +113,7 @@ fn decode_exits_0_on_acceptance_1_on_refusal_or_a_wrong_verdict_and_2_on_usage()
 fn a_refusal_has_one_shape_with_a_numeric_offset_and_no_empty_field() {
     let tmp = scratch("shape");
     let dir = tmp.path();
-    let bad = bad_crc(&dir);
+    let bad = bad_crc(dir);
     let output = adversarial(&["decode", "--json", bad.to_str().unwrap()]);
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     let error = &json["error"];
@@ -136,7 +136,7 @@ fn replay_summarises_reports_a_stray_file_and_exits_1() {
     let packets = dir.join("packets");
     std::fs::create_dir_all(&packets).unwrap();
     std::fs::copy(seed("packets"), packets.join("seed.bin")).unwrap();
-    bad_crc(&dir);
+    bad_crc(dir);
     // A file in no target's directory.
     std::fs::write(dir.join("manifest.jsonl"), "{}\n").unwrap();
     let dir_arg = dir.to_str().unwrap();
@@ -166,7 +166,7 @@ fn replay_summarises_reports_a_stray_file_and_exits_1() {
     std::fs::remove_file(dir.join("manifest.jsonl")).unwrap();
     assert_eq!(code(&adversarial(&["replay", "--in-process", dir_arg])), 0);
     // A wrong verdict: 1, in a worker too, and counted as a failure.
-    let crashes = broken_scene_d_crashes(&dir);
+    let crashes = broken_scene_d_crashes(dir);
     let wrong = adversarial(&["replay", crashes.to_str().unwrap()]);
     assert_eq!(code(&wrong), 1, "{}", stdout(&wrong));
     let summary = stdout(&wrong).lines().last().unwrap().to_string();
@@ -189,7 +189,7 @@ fn campaign_exits_0_when_every_verdict_is_owed_and_1_when_not() {
     assert_eq!(code(&ok), 0);
     let tmp = scratch("campaign");
     let dir = tmp.path();
-    broken_scene_d_crashes(&dir); // asserts the exit code 1
+    broken_scene_d_crashes(dir); // asserts the exit code 1
     assert_eq!(
         code(&adversarial(&["campaign", "--class", "no-such-class"])),
         2
