@@ -122,4 +122,41 @@ fn main() {
             bound
         );
     }
+    print_floors();
+}
+
+/// Windows of sizes around each density's `k`, for [`print_floors`].
+const WINDOWS: [(f64, usize, usize); 5] = [
+    (0.01, 5, 15),
+    (0.05, 40, 62),
+    (0.10, 90, 115),
+    (0.25, 230, 282),
+    (0.50, 480, 544),
+];
+
+/// The smallest overhead `e` over the bound that any uniquely decodable
+/// code can keep for every size in `from..=to`: by Kraft's inequality the
+/// sizes' subsets need `sum C(1024, k)^(-e) <= 1`; found by bisection.
+fn floor(from: usize, to: usize) -> f64 {
+    let kraft = |e: f64| -> f64 { (from..=to).map(|k| (-e * bound_bits(k)).exp2()).sum() };
+    let (mut low, mut high) = (0.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = (low + high) / 2.0;
+        if kraft(mid) <= 1.0 {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    high
+}
+
+fn print_floors() {
+    println!("\nThe smallest overhead any code can guarantee over a window of sizes:\n");
+    println!("| density | window of k | overhead |");
+    println!("|---|---|---|");
+    for (density, from, to) in WINDOWS {
+        let e = floor(from, to) * 100.0;
+        println!("| {:.0} % | {from} to {to} | {e:.2} % |", density * 100.0);
+    }
 }
