@@ -296,12 +296,11 @@ fn failed_reader(bytes: &[u8], rule: bool) -> (ReadStream<'_>, DecodeError) {
     let first = if rule {
         stream.refuse(DecodeError::OutOfRange { at: 0 })
     } else {
+        // Each read takes 128 bits: the input runs out within len / 16 + 1.
         let mut wide = 0u128;
-        loop {
-            if let Err(why) = stream.serialize_u128(&mut wide) {
-                break why;
-            }
-        }
+        (0..=bytes.len() / 16)
+            .find_map(|_| stream.serialize_u128(&mut wide).err())
+            .expect("the reader refuses once its bytes run out")
     };
     (stream, first)
 }
