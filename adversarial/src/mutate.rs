@@ -10,7 +10,8 @@
 use crate::field_map::{Field, FieldMap, Kind};
 use crate::target::{Framing, Sample};
 use arbitrary::Unstructured;
-use codec::Role;
+use codec::subset::GOLOMB_PARAMETERS;
+use codec::{ops, Role};
 
 /// A mutation class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -416,6 +417,7 @@ fn build<'a>(
                 u,
             );
             sentinel_ladder_past_the_end(&mut b);
+            golomb_sentinel_past_the_end(&mut b);
         }
         Class::UnknownPacketType => {
             if let (Some(types), Some(field)) = (
@@ -726,6 +728,94 @@ fn sentinel_ladder_past_the_end(b: &mut Builder<'_>) {
             b.rewrite(last, u64::from(span), owed(&["out-of-range"], at));
         }
     }
+}
+
+/// A Golomb-coded subset's sentinel (the gap that reaches the set's size,
+/// scene E) one larger, so that its index lands one past the end: the
+/// reader owes out-of-range at the code's first bit. The subset's
+/// parameter, in the same part, tells its code from a relative ladder's. The longer code does
+/// not fit where the old one was, so the packet ends after it (zero bits
+/// to the byte), resealed: nothing past the code is read.
+fn golomb_sentinel_past_the_end(b: &mut Builder<'_>) {
+    let map = &b.sample.map;
+    let mut lies = Vec::new();
+    for code in runs(map, Role::Sentinel) {
+        let Some(first) = code.first().filter(|f| f.kind == Kind::Bool) else {
+            continue;
+        };
+        let parameter = map
+            .with_role(Role::Parameter)
+            .filter(|f| f.offset < first.offset && f.part == first.part)
+            .last()
+            .and_then(golomb_parameter);
+        let Some(m) = parameter else {
+            continue;
+        };
+        let Some(gap) = golomb_gap(&code, m) else {
+            continue;
+        };
+        lies.push((first.offset, gap, ops::golomb::code(gap, m)));
+    }
+    for (at, gap, past) in lies {
+        let ones = (0..past.quotient).map(|_| true);
+        let tail = (0..past.tail_bits).map(|bit| (past.tail >> bit) & 1 == 1);
+        let bits: Vec<bool> = ones.chain([false]).chain(tail).collect();
+        let end = at + bits.len() as u64;
+        let mut bytes = b.sample.bytes.clone();
+        bytes.truncate(at.div_ceil(8) as usize);
+        set_bits(&mut bytes, at, at.next_multiple_of(8) - at, 0);
+        bytes.resize(end.div_ceil(8) as usize, 0);
+        for (i, bit) in bits.into_iter().enumerate() {
+            set_bits(&mut bytes, at + i as u64, 1, u64::from(bit));
+        }
+        b.framing.seal(&mut bytes);
+        let lie = format!("sentinel gap at bit {at} := {}", u64::from(gap) + 1);
+        b.push(bytes, owed(&["out-of-range"], at), lie);
+    }
+}
+
+/// The Golomb parameter `m` a parameter field says.
+fn golomb_parameter(field: &Field) -> Option<u32> {
+    let Kind::Ranged { min, .. } = field.kind else {
+        return None;
+    };
+    let entry = usize::try_from(min.checked_add(i64::try_from(field.value).ok()?)?).ok()?;
+    GOLOMB_PARAMETERS.get(entry).map(|&(_, m)| m)
+}
+
+/// The gap a Golomb code's fields hold: ones to the first zero (the
+/// quotient), then the remainder in truncated binary, read here from the
+/// fields' bits, not by the codec under test.
+fn golomb_gap(code: &[Field], m: u32) -> Option<u32> {
+    let mut fields = code.iter();
+    let mut quotient = 0u32;
+    loop {
+        let bit = fields.next().filter(|f| f.kind == Kind::Bool)?;
+        if bit.value == 0 {
+            break;
+        }
+        quotient += 1;
+    }
+    let (mut tail, mut tail_bits) = (0u64, 0u64);
+    for field in fields {
+        tail |= (field.value & all_ones(field.width)) << tail_bits.min(63);
+        tail_bits += field.width;
+    }
+    let remainder = if m <= 1 {
+        0
+    } else {
+        // b bits cover m - 1; the first 2^b - m remainders take b - 1.
+        let b = 32 - (m - 1).leading_zeros();
+        let short = (1u64 << b) - u64::from(m);
+        let high = tail & all_ones(u64::from(b - 1));
+        if high < short {
+            high
+        } else {
+            ((high << 1) | ((tail >> (b - 1)) & 1)) - short
+        }
+    };
+    let gap = u64::from(quotient) * u64::from(m) + remainder + 1;
+    u32::try_from(gap).ok()
 }
 
 /// A list ended by a sentinel that is a value of its indices' own range

@@ -308,6 +308,31 @@ fn scene_e_refuses_a_remainder_past_the_sentinel() {
     );
 }
 
+/// The gap bound is tight: under every parameter, a first gap of 1026
+/// (index 1025, one past the sentinel's 1024) is refused at its first bit,
+/// by the generic reader and by the hot path, which the zero bytes after
+/// the code leave room to look. A reader whose bound let one more through
+/// passes the tests above, whose gaps overshoot by dozens.
+#[test]
+fn scene_e_refuses_a_sentinel_gap_one_past_the_set() {
+    use codec::ops::golomb::serialize_golomb;
+    use codec::subset::GOLOMB_PARAMETERS;
+    for (parameter, &(_, m)) in GOLOMB_PARAMETERS.iter().enumerate() {
+        let bytes = scene_e_packet(|s| {
+            s.serialize_int(&mut (parameter as i32), 0, 15).unwrap();
+            serialize_golomb(s, &mut 1026, m, u32::MAX).unwrap();
+            for _ in 0..16 {
+                s.serialize_bits(&mut 0, 8).unwrap();
+            }
+        });
+        assert_eq!(
+            packet::decode::<SceneE>(&bytes),
+            Err(DecodeError::OutOfRange { at: 36 }),
+            "m = {m}"
+        );
+    }
+}
+
 #[test]
 fn scene_e_refuses_a_missing_sentinel() {
     let mut e = SceneE::new(Scene {
