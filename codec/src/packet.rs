@@ -32,6 +32,12 @@ const CRC_BITS: u32 = 32;
 /// Bytes of the CRC field.
 const CRC_BYTES: usize = 4;
 
+/// What the CRC is computed over before the packet: the id's bytes (8 at
+/// most) and the CRC field, zeroed. A literal, checked below: a size
+/// expression here could grow without effect, an equivalent mutant.
+const HEAD_BYTES: usize = 12;
+const _: () = assert!(HEAD_BYTES == 8 + CRC_BYTES);
+
 /// A protocol id: 32 or 64 bits, mixed into the CRC and never sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProtocolId {
@@ -48,7 +54,7 @@ impl ProtocolId {
     pub fn crc32(self, packet: &[u8]) -> u32 {
         // The id and the zeroed CRC field as one update: each update is a
         // call of its own, a real cost beside a small packet's decode.
-        let mut head = [0u8; 8 + CRC_BYTES];
+        let mut head = [0u8; HEAD_BYTES];
         let head_bytes = match self {
             Self::Bits32(id) => {
                 if let Some(dst) = head.first_chunk_mut::<4>() {

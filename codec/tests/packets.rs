@@ -61,6 +61,15 @@ fn a_64_bit_protocol_id_prefixes_eight_bytes() {
     assert_eq!(wide.crc32(&packet), crc32fast::hash(&prefixed));
 }
 
+/// Reports name packet types: a derived protocol by its variants, and no
+/// type past the last; a hand-written one names none unless it says.
+#[test]
+fn packet_types_are_named_by_their_variants() {
+    assert_eq!(SpecVector::type_name(0), None);
+    let names: Vec<_> = (0..4).map(TestPacket::type_name).collect();
+    assert_eq!(names, [Some("A"), Some("B"), Some("C"), None]);
+}
+
 fn sample() -> Vec<u8> {
     packet::encode_to_vec(&mut TestPacket::A(PacketA { a: 1, b: -2, c: 3 })).unwrap()
 }
