@@ -106,7 +106,7 @@ fn field(op: &str, args: &[&str]) -> Result<Field, String> {
     };
     let float =
         |i: usize| -> Result<f32, String> { arg(i)?.parse::<f32>().map_err(|e| format!("{e}")) };
-    Ok(match op {
+    let built = match op {
         "bits" => Field::Bits {
             bits: narrow(arg(0)?)?,
             value: 0,
@@ -160,7 +160,13 @@ fn field(op: &str, args: &[&str]) -> Result<Field, String> {
         },
         other => return Err(format!("unknown operation {other:?}")),
     }
-    .blank())
+    .blank();
+    // The program names each operation as the vectors spell it: reports and
+    // field maps show that name.
+    if built.operation() != op {
+        return Err(format!("{op} is named {:?}", built.operation()));
+    }
+    Ok(built)
 }
 
 /// Parses sequence steps; `object n` swallows the next `n` steps.

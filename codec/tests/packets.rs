@@ -50,6 +50,40 @@ fn framing_reproduces_the_spec_vector() {
     assert!(packet::decode::<SpecVector>(&bytes).is_ok());
 }
 
+/// The spec's vector under a protocol whose maximum is `MAX` bytes.
+struct AtMost<const MAX: usize>;
+
+impl<const MAX: usize> Packet for AtMost<MAX> {
+    const PROTOCOL_ID: ProtocolId = SpecVector::PROTOCOL_ID;
+    const PACKET_TYPES: u32 = 1;
+    const MAX_PACKET_BYTES: usize = MAX;
+
+    fn packet_type(&self) -> u32 {
+        0
+    }
+
+    fn empty(_: u32) -> Option<Self> {
+        Some(Self)
+    }
+
+    fn serialize_payload<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
+        SpecVector.serialize_payload(s)
+    }
+}
+
+/// A packet of exactly the protocol's maximum is read; one byte less of
+/// maximum refuses it, unread.
+#[test]
+fn a_packet_of_exactly_the_maximum_size_is_read() {
+    let bytes = packet::encode_to_vec(&mut SpecVector).unwrap();
+    assert_eq!(bytes.len(), 17);
+    assert!(packet::decode::<AtMost<17>>(&bytes).is_ok());
+    assert!(matches!(
+        packet::decode::<AtMost<16>>(&bytes),
+        Err(DecodeError::TooLarge { len: 17, max: 16 })
+    ));
+}
+
 #[test]
 fn a_64_bit_protocol_id_prefixes_eight_bytes() {
     let wide = ProtocolId::Bits64(0x1234_5678);

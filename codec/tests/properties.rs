@@ -421,3 +421,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The unsigned integers travel as their width in bits, 64 and 128 as
+    /// 32-bit groups from the bottom, and read back as written.
+    #[test]
+    fn unsigned_integers_travel_as_their_bits(a: u8, b: u16, c: u32, d: u64, e: u128) {
+        let mut by_width = [0u8; 64];
+        let mut stream = WriteStream::new(&mut by_width);
+        stream.serialize_u8(&mut a.clone()).unwrap();
+        stream.serialize_u16(&mut b.clone()).unwrap();
+        stream.serialize_u32(&mut c.clone()).unwrap();
+        stream.serialize_u64(&mut d.clone()).unwrap();
+        stream.serialize_u128(&mut e.clone()).unwrap();
+        let len = stream.finish();
+
+        let mut by_bits = [0u8; 64];
+        let mut stream = WriteStream::new(&mut by_bits);
+        let groups = [d as u32, (d >> 32) as u32]
+            .into_iter()
+            .chain((0..4).map(|i| (e >> (32 * i)) as u32));
+        for (value, bits) in [(u32::from(a), 8), (u32::from(b), 16), (c, 32)] {
+            stream.serialize_bits(&mut value.clone(), bits).unwrap();
+        }
+        for group in groups {
+            stream.serialize_bits(&mut group.clone(), 32).unwrap();
+        }
+        prop_assert_eq!(stream.finish(), len);
+        prop_assert_eq!(&by_width[..len], &by_bits[..len]);
+
+        let mut reader = ReadStream::new(&by_width[..len]);
+        let (mut a2, mut b2, mut c2, mut d2, mut e2) = (0u8, 0u16, 0u32, 0u64, 0u128);
+        reader.serialize_u8(&mut a2).unwrap();
+        reader.serialize_u16(&mut b2).unwrap();
+        reader.serialize_u32(&mut c2).unwrap();
+        reader.serialize_u64(&mut d2).unwrap();
+        reader.serialize_u128(&mut e2).unwrap();
+        prop_assert_eq!((a2, b2, c2, d2, e2), (a, b, c, d, e));
+    }
+}

@@ -21,6 +21,18 @@ pub use write::WriteStream;
 
 use crate::error::DecodeError;
 use crate::role::Role;
+
+// Each of the crate's streams either reads or writes (a measure writes),
+// never both nor neither: the subsets' loops take one branch or the other,
+// and a reading loop ends only because reads make progress.
+const _: () = {
+    assert!(<ReadStream<'static> as Stream>::IS_READING);
+    assert!(!<ReadStream<'static> as Stream>::IS_WRITING);
+    assert!(<WriteStream<'static> as Stream>::IS_WRITING);
+    assert!(!<WriteStream<'static> as Stream>::IS_READING);
+    assert!(<MeasureStream as Stream>::IS_WRITING);
+    assert!(!<MeasureStream as Stream>::IS_READING);
+};
 use ops::compressed_float::CompressedFloat;
 use ops::fixed::Fixed;
 
