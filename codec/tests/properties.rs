@@ -460,3 +460,43 @@ proptest! {
         prop_assert_eq!((a2, b2, c2, d2, e2), (a, b, c, d, e));
     }
 }
+
+/// Seven bits and a flag, for the nested-object test.
+struct Pair(u32, bool);
+
+impl Serialize for Pair {
+    fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        stream.serialize_bits(&mut self.0, 7)?;
+        stream.serialize_bool(&mut self.1)
+    }
+}
+
+/// An object with no fields.
+struct Empty;
+
+impl Serialize for Empty {
+    fn serialize<S: Stream>(&mut self, _: &mut S) -> Result<(), S::Error> {
+        Ok(())
+    }
+}
+
+/// A nested object adds no bits of its own: its fields travel as if written
+/// in place, and read back; a failed reader refuses even an empty object.
+#[test]
+fn a_nested_object_adds_no_bits_and_a_failed_reader_refuses_it() {
+    let mut nested = [0u8; 4];
+    let mut stream = WriteStream::new(&mut nested);
+    stream.serialize_object(&mut Pair(100, true)).unwrap();
+    assert_eq!(stream.bit_offset(), 8);
+    let len = stream.finish();
+    assert_eq!(nested[..len], [100 | 0x80]);
+
+    let mut read = Pair(0, false);
+    let mut stream = ReadStream::new(&nested[..len]);
+    stream.serialize_object(&mut read).unwrap();
+    assert_eq!((read.0, read.1), (100, true));
+
+    let mut stream = ReadStream::new(&[]);
+    let first = stream.serialize_bool(&mut false).unwrap_err();
+    assert_eq!(stream.serialize_object(&mut Empty), Err(first));
+}
