@@ -204,3 +204,52 @@ fn canonical_int_relative_refuses_the_absolute_tier_for_a_small_difference() {
         .unwrap();
     assert_eq!(far, 100_000);
 }
+
+/// A payload of no bits, for subsets whose indices are the point.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Nothing;
+
+impl codec::Serialize for Nothing {
+    fn serialize<S: Stream>(&mut self, _: &mut S) -> Result<(), S::Error> {
+        Ok(())
+    }
+}
+
+/// A Golomb-coded subset that does not keep its parameter reads only the
+/// encoding its writer would choose: the same set under any other
+/// parameter is refused as non-canonical, at the parameter field, once the
+/// set is read.
+#[test]
+fn a_golomb_subset_refuses_every_parameter_but_the_best() {
+    use codec::subset::golomb::{best_parameter, golomb, golomb_with};
+    use codec::subset::{Entry, GOLOMB_PARAMETERS};
+    let size = 64;
+    let items: Vec<Entry<Nothing>> = [3, 4, 9, 30, 31, 63]
+        .into_iter()
+        .map(|index| Entry {
+            index,
+            value: Nothing,
+        })
+        .collect();
+    let best = best_parameter(&items, size);
+    for parameter in 0..GOLOMB_PARAMETERS.len() as u8 {
+        let mut buf = [0u8; 256];
+        let mut stream = WriteStream::new(&mut buf);
+        golomb_with(
+            &mut stream,
+            &mut items.clone(),
+            size,
+            &mut parameter.clone(),
+        )
+        .unwrap();
+        let len = stream.finish();
+        let mut read = Vec::new();
+        let result = golomb(&mut ReadStream::new(&buf[..len]), &mut read, size);
+        if parameter == best {
+            assert_eq!((result, &read), (Ok(()), &items));
+        } else {
+            let refused = Err(DecodeError::NonCanonical { at: 0 });
+            assert_eq!(result, refused, "parameter {parameter}");
+        }
+    }
+}

@@ -341,8 +341,7 @@ pub trait Stream {
     /// differential tests hold every hot path equal to the generic code.
     #[doc(hidden)]
     #[inline(always)]
-    fn concrete<H: HotPath>(&mut self, _: Token, hot: H) -> Option<H::Output> {
-        let _ = hot;
+    fn concrete<H: HotPath>(&mut self, _: Token, _hot: H) -> Option<H::Output> {
         None
     }
 }
