@@ -20,7 +20,8 @@ pub enum Class {
     Valid,
     /// A count above its maximum: every value up to the field's all-ones.
     OutOfRangeCount,
-    /// A ranged value (or compressed-float code) above its range.
+    /// A ranged value (or compressed-float code) above its range; and
+    /// every value of a hand-written field that declares its rule.
     OutOfRangeValue,
     /// A packet type the protocol does not have.
     UnknownPacketType,
@@ -312,6 +313,36 @@ impl Builder<'_> {
         }
     }
 
+    /// Every value the bits of a ruled field (a hand-written field that
+    /// declares its rule, `valid = path`) can hold: all of them when few,
+    /// otherwise both ends and a random spread. The harness cannot tell
+    /// which the rule allows, so any verdict is owed but a panic and an
+    /// accepted value that breaks the rule, which cannot be written back.
+    fn ruled_values(&mut self, u: &mut Unstructured<'_>) {
+        let fields: Vec<Field> = self
+            .fields()
+            .filter(|f| f.role == Role::Ruled && f.width <= 64)
+            .filter(|f| matches!(f.kind, Kind::Bits | Kind::Bool | Kind::Ranged { .. }))
+            .cloned()
+            .collect();
+        for field in choose_some(fields, u) {
+            let top = all_ones(field.width);
+            let mut values: Vec<u64> = if top < MAX_VALUES_PER_FIELD {
+                (0..=top).collect()
+            } else {
+                vec![0, 1, top - 1, top]
+            };
+            if top >= MAX_VALUES_PER_FIELD {
+                for _ in 0..8 {
+                    values.push(u.int_in_range(0..=top).unwrap_or(top));
+                }
+            }
+            for value in values.into_iter().filter(|&v| v != field.value) {
+                self.rewrite(&field, value, Owed::Anything);
+            }
+        }
+    }
+
     /// The offset of the first field that does not fit in `bits`.
     fn first_cut_field(&self, bits: u64) -> u64 {
         self.fields()
@@ -398,15 +429,18 @@ fn build<'a>(
     match class {
         Class::Valid => b.push(sample.bytes.clone(), Owed::Accept, "none".into()),
         Class::OutOfRangeCount => b.out_of_range(|f| f.role == Role::Count, u),
-        Class::OutOfRangeValue => b.out_of_range(
-            |f| {
-                matches!(
-                    f.kind,
-                    Kind::Ranged { .. } | Kind::Compressed { .. } | Kind::WideTop { .. }
-                ) && !has_own_class(f.role)
-            },
-            u,
-        ),
+        Class::OutOfRangeValue => {
+            b.out_of_range(
+                |f| {
+                    matches!(
+                        f.kind,
+                        Kind::Ranged { .. } | Kind::Compressed { .. } | Kind::WideTop { .. }
+                    ) && !has_own_class(f.role)
+                },
+                u,
+            );
+            b.ruled_values(u);
+        }
         Class::StringTooLong => b.out_of_range(
             |f| matches!(f.kind, Kind::StringLength { .. } | Kind::WideLength { .. }),
             u,

@@ -308,3 +308,38 @@
 //! codec::to_vec(&mut key)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # A hand-written field's rule (`valid = path`)
+//!
+//! A `with = path` field's reader and writer are both yours, and a bug they
+//! share is invisible to a round trip: if both send a percentage in 7 bits
+//! and neither checks it, 101 reads and writes back. `valid = path` (a
+//! `fn(&T) -> bool`) states the rule apart from them. The writer then
+//! refuses a value that breaks it ([`DecodeError::OutOfRange`], as for a
+//! range); the reader stays yours, and the harness lies in every value the
+//! field's bits can hold: one your reader accepts against the rule cannot
+//! be written back, and the campaign reports it.
+//!
+//! ```
+//! use codec::{Serialize, Stream};
+//!
+//! fn percent<S: Stream>(stream: &mut S, value: &mut u8) -> Result<(), S::Error> {
+//!     let mut bits = u32::from(*value);
+//!     stream.serialize_bits(&mut bits, 7)?;
+//!     *value = bits as u8;
+//!     Ok(())
+//! }
+//!
+//! fn at_most_100(value: &u8) -> bool {
+//!     *value <= 100
+//! }
+//!
+//! #[derive(Debug, Default, Serialize)]
+//! struct Status {
+//!     #[serialize(with = percent, valid = at_most_100)]
+//!     health: u8,
+//! }
+//!
+//! assert!(codec::to_vec(&mut Status { health: 100 }).is_ok());
+//! assert!(codec::to_vec(&mut Status { health: 101 }).is_err());
+//! ```

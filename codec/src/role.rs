@@ -42,11 +42,15 @@ pub enum Role {
     /// The parts of a smallest-three quaternion: the largest component's
     /// index, then the three others.
     Quaternion,
+    /// The bits of a hand-written field (`with = path`) that declares its
+    /// rule (`valid = path`): the harness tries every value they can hold,
+    /// and an accepted value that breaks the rule cannot be written back.
+    Ruled,
 }
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::Value,
         Self::Count,
         Self::Index,
@@ -61,6 +65,7 @@ impl Role {
         Self::Version,
         Self::Integrity,
         Self::Quaternion,
+        Self::Ruled,
     ];
 
     /// A short name for tables and JSON.
@@ -81,6 +86,7 @@ impl Role {
             Self::Version => "version",
             Self::Integrity => "integrity",
             Self::Quaternion => "quaternion",
+            Self::Ruled => "ruled",
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct FieldAttrs {
     /// `arbitrary = path`: valid values of a `with` field, for the
     /// generated `Arbitrary` implementation.
     pub arbitrary: Option<Path>,
+    /// `valid = path`: the rule a `with` field's values keep, a
+    /// `fn(&T) -> bool` stated apart from its hand-written code.
+    pub valid: Option<Path>,
     /// Where the attribute stands, for errors about the whole of it.
     pub span: Option<Span>,
 }
@@ -82,7 +85,7 @@ pub struct ContainerAttrs {
 }
 
 const FIELD_KEYS: &str = "range, bits, compressed, fixed, bytes, wide, quaternion, subset, with, \
-     arbitrary, max_len, when, otherwise, added, removed, default, before, after, name, skip, \
+     arbitrary, valid, max_len, when, otherwise, added, removed, default, before, after, name, skip, \
      version";
 
 const MARKER_KEYS: &str = "align, check, integrity";
@@ -313,6 +316,7 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
                 "default" => once(&mut out.default, meta.value()?.parse()?, &meta),
                 "name" => once(&mut out.name, meta.value()?.parse()?, &meta),
                 "arbitrary" => once(&mut out.arbitrary, meta.value()?.parse()?, &meta),
+                "valid" => once(&mut out.valid, meta.value()?.parse()?, &meta),
                 "before" => {
                     out.before.extend(markers(&meta)?);
                     Ok(())
@@ -340,6 +344,13 @@ pub fn field(attrs: &[Attribute]) -> Result<FieldAttrs> {
             path.span(),
             "`arbitrary = path` generates the values of a `with = path` field; \
              every other declaration generates its own",
+        ));
+    }
+    if let (Some(path), false) = (&out.valid, matches!(out.leaf, Some((Leaf::With(_), _)))) {
+        return Err(syn::Error::new(
+            path.span(),
+            "`valid = path` states the rule of a `with = path` field; \
+             every other declaration is its own rule",
         ));
     }
     if out.otherwise.is_some() && out.when.is_none() {

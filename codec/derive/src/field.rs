@@ -348,7 +348,12 @@ impl<'a> Builder<'a> {
             Leaf::Quaternion => quote_spanned! {span=>
                 <::codec::protocols::scenes::SmallestThree as ::codec::Serialize>::serialize(#place, __s)
             },
-            Leaf::With(path) => quote_spanned!(span=> #path(__s, #place)),
+            Leaf::With(path) => match &self.attrs.valid {
+                Some(valid) => quote_spanned! {span=>
+                    ::codec::ops::ruled::serialize_ruled(__s, #place, #path, #valid)
+                },
+                None => quote_spanned!(span=> #path(__s, #place)),
+            },
             Leaf::Bytes => return Err(Error::new(
                 span,
                 "`bytes` applies to `[u8; N]` (raw bytes) or `Vec<u8>` (a count, then raw bytes)",

@@ -13,6 +13,7 @@ pub mod int;
 pub mod int_relative;
 pub mod list;
 pub mod ranged;
+pub mod ruled;
 pub mod string;
 pub mod unary;
 pub mod wide;
