@@ -500,3 +500,34 @@ fn a_nested_object_adds_no_bits_and_a_failed_reader_refuses_it() {
     let first = stream.serialize_bool(&mut false).unwrap_err();
     assert_eq!(stream.serialize_object(&mut Empty), Err(first));
 }
+
+/// An array is its elements in order; an option a presence bit, then its
+/// value when present. Both read back as written.
+#[test]
+fn arrays_and_options_travel_as_their_parts() {
+    let mut buf = [0u8; 16];
+    let mut stream = WriteStream::new(&mut buf);
+    stream.serialize_object(&mut [3u8, 200]).unwrap();
+    stream.serialize_object(&mut Some(7u8)).unwrap();
+    stream.serialize_object(&mut None::<u8>).unwrap();
+    assert_eq!(stream.bit_offset(), 8 + 8 + 1 + 8 + 1);
+    let len = stream.finish();
+    assert_eq!(buf[..len], [3, 200, 0x0F, 0x00]);
+
+    let mut stream = ReadStream::new(&buf[..len]);
+    let (mut array, mut some, mut none) = ([0u8; 2], None::<u8>, Some(1u8));
+    stream.serialize_object(&mut array).unwrap();
+    stream.serialize_object(&mut some).unwrap();
+    stream.serialize_object(&mut none).unwrap();
+    assert_eq!((array, some, none), ([3, 200], Some(7), None));
+}
+
+/// A reading stream keeps its first refusal, and has none before it.
+#[test]
+fn a_reading_stream_reports_its_first_refusal() {
+    let mut stream = ReadStream::new(&[0xFF]);
+    assert_eq!(stream.error(), None);
+    let first = stream.serialize_bits(&mut 0, 9).unwrap_err();
+    let _ = stream.serialize_bits(&mut 0, 1);
+    assert_eq!(stream.error(), Some(first));
+}

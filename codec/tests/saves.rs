@@ -231,3 +231,22 @@ proptest! {
         prop_assert_eq!(score_save::encode(&mut read).unwrap(), bytes);
     }
 }
+
+/// The save's generator of valid values (the harness's samples) makes
+/// states of every size it allows, each score in range.
+#[test]
+fn generated_save_states_are_valid_and_vary() {
+    use codec::arbitrary::{Arbitrary, Unstructured};
+    let mut sizes = std::collections::BTreeSet::new();
+    for seed in 0..400u32 {
+        let bytes: Vec<u8> = (0..64u32).map(|i| (seed * 131 + i * 37) as u8).collect();
+        let state = ScoreState::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+        assert!(state
+            .scores
+            .iter()
+            .all(|s| (MIN_SCORE..=MAX_SCORE).contains(s)));
+        sizes.insert(state.scores.len());
+        score_save::encode(&mut state.clone()).unwrap();
+    }
+    assert!(sizes.len() >= 4, "sizes {sizes:?}");
+}

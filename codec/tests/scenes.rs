@@ -522,3 +522,18 @@ fn at_rest_bits_is_the_smallest_object_and_a_decoded_scene_fits_its_room() {
         );
     }
 }
+
+/// Each protocol names its packet types, and has no type past the last:
+/// neither a name nor an empty packet to fill.
+#[test]
+fn scene_packet_types_are_named_and_bounded() {
+    use codec::packet::Packet;
+    let names: Vec<_> = (0..5).map(ScenePacket::type_name).collect();
+    assert_eq!(names, [Some("A"), Some("B"), Some("C"), Some("D"), None]);
+    assert_eq!(
+        (0..2).map(SceneE::type_name).collect::<Vec<_>>(),
+        [Some("E"), None]
+    );
+    assert!(ScenePacket::empty(3).is_some() && ScenePacket::empty(4).is_none());
+    assert!(SceneE::empty(0).is_some() && SceneE::empty(1).is_none());
+}

@@ -150,7 +150,8 @@ pub const SLOT: &str = "slot";
 #[inline(always)]
 fn payload<S: Stream, T: Indexed>(stream: &mut S, item: &mut T) -> Result<(), S::Error> {
     stream.enter(SLOT);
-    if S::IS_READING && S::SHOWS_VALUES {
+    // Only a reading stream shows values: no writer sets SHOWS_VALUES.
+    if S::SHOWS_VALUES {
         stream.assigned("index", &mut item.index());
     }
     stream.field_name(PAYLOAD);
