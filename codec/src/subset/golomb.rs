@@ -32,8 +32,7 @@
 //! bounded: a reader refuses as soon as the gap would pass the sentinel.
 
 use super::code_length::{CodeLength, Rows, Totals, MAX_EXACT_PARAMETER};
-use super::gap_counts;
-use super::{broken_rule, check_items, payload, read_item, read_vec, Indexed};
+use super::{check_items, payload, read_item, read_vec, Indexed};
 use crate::error::DecodeError;
 use crate::role::Role;
 use crate::stream::ops::golomb::{serialize_golomb, GolombTable};
@@ -75,120 +74,57 @@ pub const GOLOMB_PARAMETERS: [(CodedSet, u32); 16] = [
 /// The highest parameter index.
 const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
 
-/// The fewest gaps both coded sets must have for [`best_parameter`] to
-/// count them by value: clearing the counts' 8 KiB of tables costs more
-/// than a set of a few dozen gaps earns back.
-const BY_VALUE_FROM: usize = 256;
-
 /// The parameter that codes `items`' indices in the fewest bits (ties go
 /// to the lower entry): what a sender calls on each new set before
 /// encoding it.
 ///
-/// One pass over each coded set's gaps counts every entry of that set at
-/// once. Every code takes at least one bit per gap, so the set with more
-/// gaps is counted only when its gap count could still beat (or, for the
-/// lower-numbered present entries, tie) the best entry found.
+/// Only one coded set is counted, in one pass that totals each of its
+/// entries. Entry 0 (the present set, `m = 1`) sends each present gap `g`
+/// as `g` bits, and valid items' gaps add up to `size + 1`, so it costs
+/// exactly `size + 1` bits; every other entry spends at least 2 bits on a
+/// gap (asserted below). The two sets' gap counts add up to `size + 2`, so
+/// the set with more gaps costs at least `size + 2` under any entry but
+/// entry 0, and cannot win: where the present set has no more gaps, only
+/// it is counted; where it has more, its best is entry 0 at `size + 1`,
+/// which an absent entry must beat strictly. (Broken items, which a writer
+/// refuses, get some parameter.)
 #[must_use]
 pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
     let present_gaps = items.len().saturating_add(1);
     let absent_gaps = (size as usize)
         .saturating_add(1)
         .saturating_sub(items.len());
-    // Where both sets have many gaps, entry 0 may rule one or both out
-    // (elsewhere the pruning below does as well, without the extra pass).
-    let both_many = present_gaps.min(absent_gaps) >= BY_VALUE_FROM;
-    if both_many {
-        if let Some(parameter) = by_unary_bound(items, size, present_gaps, absent_gaps) {
-            return parameter;
-        }
-    }
-    // Where both sets have many gaps, both are counted by value in one
-    // pass (where the items allow it); else gap by gap.
-    let counted = both_many
-        .then(|| gap_counts::totals(items, size, &PRESENT_LENGTHS, &ABSENT_LENGTHS))
-        .flatten();
-    let count_present = || match counted {
-        Some((present, _)) => present,
-        None => count_present(items, size),
-    };
-    let count_absent = || match counted {
-        Some((_, absent)) => absent,
-        None => count_absent(items, size),
-    };
-    let least = |totals: &[u32]| totals.iter().copied().min().unwrap_or(u32::MAX) as usize;
-    let (present, absent) = if present_gaps <= absent_gaps {
-        let present = count_present();
-        let absent = (absent_gaps < least(&present)).then(count_absent);
-        (Some(present), absent)
-    } else {
-        let absent = count_absent();
-        let present = (present_gaps <= least(&absent)).then(count_present);
-        (present, Some(absent))
-    };
-    // Entries not counted cannot win; present entries come first.
-    let totals = present
-        .unwrap_or([u32::MAX; PRESENT_ENTRIES])
-        .into_iter()
-        .chain(absent.unwrap_or([u32::MAX; ABSENT_ENTRIES]));
-    let best = totals.clone().min().unwrap_or(u32::MAX);
-    totals
-        .into_iter()
-        .position(|total| total == best)
-        .map_or(0, |p| p as u8)
-}
-
-/// The choice where entry 0 (the present set, `m = 1`) rules out every
-/// entry of a set without counting it; `None` where both sets must be
-/// counted, or the items are broken.
-///
-/// Entry 0 sends each present gap `g` as `g` bits, and valid items' gaps
-/// add up to `size + 1`, so it costs exactly `size + 1` bits. A code's
-/// length never falls as its value grows, so an entry whose set has `n`
-/// gaps costs at least `n` times its code of 0. A set none of whose
-/// entries (past entry 0) can cost less than `size + 1` is not counted:
-/// ties go to entry 0. Around half density this rules out both sets, and
-/// the choice costs one pass over the items where it counted both sets
-/// by value (17 % of a half-density scene's encode; perf).
-fn by_unary_bound<T: Indexed>(
-    items: &[T],
-    size: u32,
-    present_gaps: usize,
-    absent_gaps: usize,
-) -> Option<u8> {
-    if broken_rule(items, size, 0).is_some() {
-        return None;
-    }
-    let unary = u64::from(size).saturating_add(1);
-    let may_beat = |gaps: usize, lengths: &[CodeLength]| {
-        lengths
-            .iter()
-            .any(|length| (gaps as u64).saturating_mul(u64::from(length.bits(0))) < unary)
-    };
-    let present_open = may_beat(present_gaps, PRESENT_LENGTHS.get(1..).unwrap_or_default());
-    let absent_open = may_beat(absent_gaps, &ABSENT_LENGTHS);
     let first_least = |totals: &[u32]| {
         let least = totals.iter().copied().min().unwrap_or(u32::MAX);
         let at = totals.iter().position(|&t| t == least).unwrap_or(0);
         (at, least)
     };
-    match (present_open, absent_open) {
-        (false, false) => Some(0),
-        // Entry 0 is among the present totals; no absent entry can beat
-        // or tie it, and they come after it.
-        (true, false) => Some(first_least(&count_present(items, size)).0 as u8),
-        // No present entry beats entry 0's `size + 1`; an absent entry
-        // must do strictly better, since entry 0 comes first.
-        (false, true) => {
-            let (at, least) = first_least(&count_absent(items, size));
-            Some(if u64::from(least) < unary {
-                (PRESENT_ENTRIES.wrapping_add(at)) as u8
-            } else {
-                0
-            })
-        }
-        (true, true) => None,
+    if present_gaps <= absent_gaps {
+        return first_least(&count_present(items, size)).0 as u8;
+    }
+    let (at, least) = first_least(&count_absent(items, size));
+    if u64::from(least) < u64::from(size).saturating_add(1) {
+        PRESENT_ENTRIES.wrapping_add(at) as u8
+    } else {
+        0
     }
 }
+
+// What `best_parameter` counts on: entry 0 is the present set's `m = 1`,
+// every other entry's code of a gap takes at least 2 bits (`m >= 2`), and
+// the present entries come first. Evaluated by the compiler: an index out
+// of bounds or a broken rule fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const _: () = {
+    assert!(matches!(GOLOMB_PARAMETERS[0], (CodedSet::Present, 1)));
+    let mut p = 1;
+    while p < GOLOMB_PARAMETERS.len() {
+        let (set, m) = GOLOMB_PARAMETERS[p];
+        assert!(m >= 2);
+        assert!(matches!(set, CodedSet::Present) == (p < PRESENT_ENTRIES));
+        p += 1;
+    }
+};
 
 /// Bits the index part costs with `parameter`: the parameter field and
 /// every gap, the sentinel's included.
@@ -381,35 +317,6 @@ fn next_absent<T: Indexed>(items: &[T], next: usize, previous: i64, size: u32) -
 /// set (checked when the crate is built).
 const PRESENT_ENTRIES: usize = 13;
 const ABSENT_ENTRIES: usize = GOLOMB_PARAMETERS.len() - PRESENT_ENTRIES;
-
-/// The code lengths of the present entries, then of the absent entries.
-// Evaluated by the compiler: an index out of bounds or an entry of the
-// wrong set fails the build, never a run.
-#[allow(clippy::indexing_slicing)]
-pub(super) const PRESENT_LENGTHS: [CodeLength; PRESENT_ENTRIES] = {
-    let mut lengths = [CodeLength::new(1); PRESENT_ENTRIES];
-    let mut p = 0;
-    while p < PRESENT_ENTRIES {
-        assert!(matches!(GOLOMB_PARAMETERS[p].0, CodedSet::Present));
-        lengths[p] = CODE_LENGTHS[p];
-        p += 1;
-    }
-    lengths
-};
-#[allow(clippy::indexing_slicing)]
-pub(super) const ABSENT_LENGTHS: [CodeLength; ABSENT_ENTRIES] = {
-    let mut lengths = [CodeLength::new(1); ABSENT_ENTRIES];
-    let mut p = 0;
-    while p < ABSENT_ENTRIES {
-        assert!(matches!(
-            GOLOMB_PARAMETERS[PRESENT_ENTRIES + p].0,
-            CodedSet::Absent
-        ));
-        lengths[p] = CODE_LENGTHS[PRESENT_ENTRIES + p];
-        p += 1;
-    }
-    lengths
-};
 
 /// Every entry's code length of every value a set of 1024 slots has, a
 /// row per value (32 KiB, computed by the compiler).

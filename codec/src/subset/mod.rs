@@ -17,7 +17,6 @@
 
 mod code_length;
 mod flat;
-mod gap_counts;
 pub mod golomb;
 mod relative;
 
