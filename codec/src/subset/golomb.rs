@@ -78,15 +78,14 @@ const LAST_PARAMETER: i32 = GOLOMB_PARAMETERS.len() as i32 - 1;
 /// to the lower entry): what a sender calls on each new set before
 /// encoding it.
 ///
-/// Only one coded set is counted, in one pass that totals each of its
+/// At most one coded set is counted, in one pass that totals each of its
 /// entries. Entry 0 (the present set, `m = 1`) sends each present gap `g`
 /// as `g` bits, and valid items' gaps add up to `size + 1`, so it costs
 /// exactly `size + 1` bits; every other entry spends at least 2 bits on a
-/// gap (asserted below). The two sets' gap counts add up to `size + 2`, so
-/// the set with more gaps costs at least `size + 2` under any entry but
-/// entry 0, and cannot win: where the present set has no more gaps, only
-/// it is counted; where it has more, its best is entry 0 at `size + 1`,
-/// which an absent entry must beat strictly. (Broken items, which a writer
+/// gap (asserted below). A set of `n` gaps can therefore beat entry 0 only
+/// where `2n < size + 1`, and since the two sets' gap counts add up to
+/// `size + 2`, at most one set can: that one is counted, and at half
+/// density neither is and entry 0 wins. (Broken items, which a writer
 /// refuses, get some parameter.)
 #[must_use]
 pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
@@ -94,16 +93,23 @@ pub fn best_parameter<T: Indexed>(items: &[T], size: u32) -> u8 {
     let absent_gaps = (size as usize)
         .saturating_add(1)
         .saturating_sub(items.len());
+    let unary = u64::from(size).saturating_add(1);
+    let may_beat_unary = |gaps: usize| (gaps as u64).saturating_mul(2) < unary;
     let first_least = |totals: &[u32]| {
         let least = totals.iter().copied().min().unwrap_or(u32::MAX);
         let at = totals.iter().position(|&t| t == least).unwrap_or(0);
         (at, least)
     };
-    if present_gaps <= absent_gaps {
+    if may_beat_unary(present_gaps) {
+        // Entry 0 is among the present totals.
         return first_least(&count_present(items, size)).0 as u8;
     }
+    if !may_beat_unary(absent_gaps) {
+        return 0;
+    }
+    // An absent entry must beat entry 0 strictly: entry 0 comes first.
     let (at, least) = first_least(&count_absent(items, size));
-    if u64::from(least) < u64::from(size).saturating_add(1) {
+    if u64::from(least) < unary {
         PRESENT_ENTRIES.wrapping_add(at) as u8
     } else {
         0
