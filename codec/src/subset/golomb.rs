@@ -128,7 +128,7 @@ const _: () = {
         let (set, m) = GOLOMB_PARAMETERS[p];
         assert!(m >= 2);
         assert!(matches!(set, CodedSet::Present) == (p < PRESENT_ENTRIES));
-        p += 1;
+        p = p.wrapping_add(1);
     }
 };
 
@@ -168,7 +168,7 @@ static GOLOMB_TABLES: [GolombTable; GOLOMB_PARAMETERS.len()] = {
     let mut p = 0;
     while p < GOLOMB_PARAMETERS.len() {
         tables[p] = GolombTable::new(GOLOMB_PARAMETERS[p].1);
-        p += 1;
+        p = p.wrapping_add(1);
     }
     tables
 };
@@ -338,7 +338,7 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
     while p < GOLOMB_PARAMETERS.len() {
         assert!(GOLOMB_PARAMETERS[p].1 <= MAX_EXACT_PARAMETER);
         lengths[p] = CodeLength::new(GOLOMB_PARAMETERS[p].1);
-        p += 1;
+        p = p.wrapping_add(1);
     }
     lengths
 };

@@ -41,7 +41,7 @@ pub(crate) const SQUARES: [f32; CODES] = {
     while code < CODES {
         let c = component(code as u16);
         squares[code] = c * c;
-        code += 1;
+        code = code.wrapping_add(1);
     }
     squares
 };
