@@ -242,11 +242,14 @@ mod tests {
         assert_eq!(totals.finish(), longest);
     }
 
+    /// Past the fast range in either direction (values above 1024, or
+    /// parameters above 128, where the reciprocal's error can reach a
+    /// quotient: `m = 1025`, `v = 1024`), lengths are divided.
     #[test]
     fn code_lengths_past_the_fast_range_divide() {
-        for m in [1, 2, 3, 128, 129, 1000] {
+        for m in [1, 2, 3, 128, 129, 1000, 1025, 4096] {
             let length = CodeLength::new(m);
-            for v in [0, 1023, 1024, 1025, 5000, 1 << 20] {
+            for v in (0..=2 * MAX_FAST_VALUE).chain([5000, 1 << 20]) {
                 assert_eq!(length.bits(v), divided_bits(v, m), "m = {m}, v = {v}");
             }
         }
