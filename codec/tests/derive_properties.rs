@@ -409,3 +409,38 @@ fn versioned_fields_follow_the_version_they_were_added_and_removed_in() {
         Err(DecodeError::IntegrityMismatch { .. })
     ));
 }
+
+/// A percentage in 7 bits, read and written with no bound of its own.
+fn percent<S: Stream>(stream: &mut S, value: &mut u8) -> Result<(), S::Error> {
+    let mut bits = u32::from(*value);
+    stream.serialize_bits(&mut bits, 7)?;
+    *value = bits as u8;
+    Ok(())
+}
+
+fn at_most_100(value: &u8) -> bool {
+    *value <= 100
+}
+
+#[derive(Debug, Default, PartialEq, Serialize)]
+struct Status {
+    #[serialize(with = percent, valid = at_most_100)]
+    health: u8,
+}
+
+/// `valid = rule` beside `with = f`: the writer sends what `f` sends for a
+/// value that keeps the rule and refuses one that breaks it, at the field;
+/// the reader is `f` alone, so what it accepts is up to `f` (the harness
+/// lies in those bits: `adversarial/tests/declared_rule.rs`).
+#[test]
+fn a_declared_rule_is_kept_by_the_writer_and_left_to_the_reader() {
+    assert_eq!(codec::to_vec(&mut Status { health: 100 }).unwrap(), [100]);
+    assert_eq!(
+        codec::to_vec(&mut Status { health: 101 }),
+        Err(EncodeError::Invalid(DecodeError::OutOfRange { at: 0 }))
+    );
+    assert_eq!(
+        codec::from_slice::<Status>(&[101]),
+        Ok(Status { health: 101 })
+    );
+}

@@ -254,6 +254,26 @@ fn a_golomb_subset_refuses_every_parameter_but_the_best() {
     }
 }
 
+/// What `best_parameter`'s bound rests on: entry 0 is the present set's
+/// `m = 1`, every other entry has `m >= 2` (at least 2 bits a gap), and
+/// the present entries come first.
+#[test]
+fn the_golomb_table_has_unary_first_and_no_other_m_of_1() {
+    use codec::subset::{CodedSet, GOLOMB_PARAMETERS};
+    assert_eq!(GOLOMB_PARAMETERS[0], (CodedSet::Present, 1));
+    assert!(GOLOMB_PARAMETERS[1..].iter().all(|&(_, m)| m >= 2));
+    let first_absent = GOLOMB_PARAMETERS
+        .iter()
+        .position(|&(set, _)| set == CodedSet::Absent);
+    let present_after = first_absent.map_or(0, |at| {
+        GOLOMB_PARAMETERS[at..]
+            .iter()
+            .filter(|&&(set, _)| set == CodedSet::Present)
+            .count()
+    });
+    assert_eq!(present_after, 0);
+}
+
 /// Bits the Golomb-coded subset of `items` takes under `parameter`, as the
 /// writer writes them: the measure the best parameter is held to.
 fn golomb_bits(items: &[codec::subset::Entry<Nothing>], size: u32, parameter: u8) -> u64 {
