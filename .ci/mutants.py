@@ -65,11 +65,13 @@ def toml_string(value):
 
 
 def write_config(path, settings):
-    """Writes `settings` (strings, booleans and lists of strings) as TOML."""
+    """Writes `settings` (strings, numbers, booleans, lists of strings) as TOML."""
     out = []
     for key, value in settings.items():
         if isinstance(value, bool):
             out.append(f"{key} = {'true' if value else 'false'}")
+        elif isinstance(value, (int, float)):
+            out.append(f"{key} = {value}")
         elif isinstance(value, str):
             out.append(f"{key} = {toml_string(value)}")
         else:
