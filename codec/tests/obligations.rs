@@ -272,6 +272,11 @@ fn the_golomb_table_has_unary_first_and_no_other_m_of_1() {
             .count()
     });
     assert_eq!(present_after, 0);
+    assert_eq!(
+        first_absent,
+        Some(13),
+        "13 present entries, then 3 absent ones"
+    );
 }
 
 /// Bits the Golomb-coded subset of `items` takes under `parameter`, as the
