@@ -29,19 +29,12 @@ const HEAD_WIDTHS: [u32; 8] = {
     let p = POSITION.bits();
     [p, p, p, l, a, b, c, 1]
 };
+/// Their largest values: the largest component's index is 0 to 3 (the
+/// writer refuses another); its three codes may hold any value of their
+/// width (`SmallestThree::is_valid` checks them apart), as may the flag.
 const HEAD_MAXES: [u32; 8] = {
     let p = POSITION.max_integer_value();
-    let [l, a, b, c] = SmallestThree::FIELD_WIDTHS;
-    [
-        p,
-        p,
-        p,
-        (1 << l) - 1,
-        (1 << a) - 1,
-        (1 << b) - 1,
-        (1 << c) - 1,
-        1,
-    ]
+    [p, p, p, 3, u32::MAX, u32::MAX, u32::MAX, u32::MAX]
 };
 
 /// A moving object's six velocity codes.
@@ -60,15 +53,13 @@ const VELOCITY_MAXES: [u32; 6] = {
 const HEAD_BITS: u32 = record_bits(&HEAD_WIDTHS);
 const VELOCITY_BITS: u32 = record_bits(&VELOCITY_WIDTHS);
 
-/// The bits of a record whose fields are `widths` wide, each counted up
-/// to 32.
+/// The bits of a record whose fields are `widths` wide (each at most 32).
 #[inline(always)]
 const fn record_bits<const N: usize>(widths: &[u32; N]) -> u32 {
     let mut total = 0u32;
     let mut rest: &[u32] = widths;
     while let [width, tail @ ..] = rest {
-        let width = if *width < 32 { *width } else { 32 };
-        total = total.saturating_add(width);
+        total = total.saturating_add(*width);
         rest = tail;
     }
     total
@@ -532,4 +523,102 @@ fn read_ahead<const PRESENT: bool>(
     }
     reader.seek_forward(ahead.bits_read());
     *progress = at;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::ops::golomb::serialize_golomb;
+    use crate::Serialize;
+
+    /// Objects at rest and moving, at the ends of their ranges.
+    fn objects() -> Vec<Object> {
+        let turned = [0.1, -0.7, 0.5, 0.5];
+        vec![
+            Object::AT_REST_AT_ORIGIN,
+            Object::new([999.9, -1000.0, 0.0], turned, [0.0; 3], [0.0; 3]),
+            Object::new(
+                [-1000.0, 1000.0, 3.5],
+                turned,
+                [10.0, -10.0, 0.5],
+                [20.0, -20.0, 1.0],
+            ),
+            Object::new(
+                [1.0, 2.0, 3.0],
+                [0.0, 0.0, 0.0, 1.0],
+                [0.0, 0.01, 0.0],
+                [0.0; 3],
+            ),
+        ]
+    }
+
+    /// The hot path is equal to the generic one (`tests/hot_paths.rs`), and
+    /// it is taken: where the window holds an object, the object is read
+    /// whole from it, as the generic code wrote it, and the reader moves
+    /// past exactly its bits. A hot path that always declined would be
+    /// equal to the generic code too, only slower.
+    #[test]
+    fn an_object_in_the_window_is_read_whole() {
+        for object in objects() {
+            let mut buf = [0u8; 64];
+            let mut stream = WriteStream::new(&mut buf);
+            object.clone().serialize(&mut stream).unwrap();
+            let bits = stream.bit_offset();
+            stream.finish();
+            let mut reader = BitReader::new(&buf);
+            let mut read = Object {
+                at_rest: !object.at_rest,
+                ..Object::default()
+            };
+            assert_eq!(read_object(&mut reader, &mut read), Reached::Whole);
+            assert_eq!((read, reader.bits_read()), (object, bits));
+        }
+    }
+
+    /// The hot writer writes what the generic one writes, and declines
+    /// what it refuses: a largest-component index past 3, which 2 bits
+    /// would silently truncate.
+    #[test]
+    fn the_object_writer_declines_a_largest_index_past_3() {
+        for object in objects() {
+            let mut buf = [0u8; 64];
+            let mut writer = crate::bits::BitWriter::new(&mut buf);
+            assert_eq!(write_object(&mut writer, &object, false), Reached::Whole);
+            let mut broken = object;
+            broken.orientation.largest = 4;
+            let mut buf = [0u8; 64];
+            let mut writer = crate::bits::BitWriter::new(&mut buf);
+            assert_eq!(write_object(&mut writer, &broken, false), Reached::Nothing);
+        }
+    }
+
+    /// Likewise a gap whose code lies in the window: read from the table
+    /// (or its long quotient counted), equal to the generic read.
+    #[test]
+    fn a_gap_in_the_window_is_read_from_the_table() {
+        for m in [1, 2, 3, 8, 82, 128] {
+            let table = GolombTable::new(m);
+            let zero = (m == 1).then(|| table.decode(0));
+            for gap in [1, 2, 5, 40, 200, 1000] {
+                let mut buf = [0u8; 192];
+                let mut stream = WriteStream::new(&mut buf);
+                serialize_golomb(&mut stream, &mut { gap }, m, 1024).unwrap();
+                let bits = stream.bit_offset();
+                stream.finish();
+                if bits > u64::from(BitReader::MAX_WIDE_BITS) {
+                    continue;
+                }
+                let mut reader = BitReader::new(&buf);
+                assert_eq!(
+                    read_gap(&mut reader, &table, zero, 1024),
+                    Some(gap),
+                    "m {m}"
+                );
+                assert_eq!(reader.bits_read(), bits, "m {m} gap {gap}");
+                let mut reader = BitReader::new(&buf);
+                assert_eq!(read_gap(&mut reader, &table, zero, gap - 1), None);
+                assert_eq!(reader.bits_read(), 0);
+            }
+        }
+    }
 }
