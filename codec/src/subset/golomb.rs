@@ -480,7 +480,7 @@ pub(crate) fn golomb_with_shortcut<S: Stream, T: Indexed>(
         if progress.done {
             break;
         }
-        read_step(stream, &mut read, &mut progress)?;
+        progress = read_step(stream, &mut read, progress)?;
     }
     *parameter = wire as u8;
     *items = read;
@@ -522,14 +522,15 @@ impl Progress {
 }
 
 /// Reads the next gap, with its item for the present set, or the next
-/// item of an absent run. It changes `progress` only once every read of
-/// the step has succeeded.
+/// item of an absent run, and returns how far that got: a step that
+/// returned no progress would leave the reader looping, so it has none to
+/// return but the one it made.
 #[inline(always)]
 fn read_step<S: Stream, T: Indexed>(
     stream: &mut S,
     read: &mut Vec<T>,
-    progress: &mut Progress,
-) -> Result<(), S::Error> {
+    mut progress: Progress,
+) -> Result<Progress, S::Error> {
     if let Some((index, coded)) = progress.run {
         if index < coded {
             read_item(stream, read, index)?;
@@ -538,7 +539,7 @@ fn read_step<S: Stream, T: Indexed>(
             progress.run = None;
             progress.finish(coded);
         }
-        return Ok(());
+        return Ok(progress);
     }
     let mut gap = 0;
     stream.field_name("gap");
@@ -555,7 +556,7 @@ fn read_step<S: Stream, T: Indexed>(
     } else {
         progress.run = Some((start, coded));
     }
-    Ok(())
+    Ok(progress)
 }
 
 /// How far a writer is through the present set.

@@ -53,6 +53,10 @@ const VELOCITY_MAXES: [u32; 6] = {
 const HEAD_BITS: u32 = record_bits(&HEAD_WIDTHS);
 const VELOCITY_BITS: u32 = record_bits(&VELOCITY_WIDTHS);
 
+// `read_record` takes each record from one window.
+const _: () = assert!(HEAD_BITS <= BitReader::WINDOW_BITS);
+const _: () = assert!(VELOCITY_BITS <= BitReader::WINDOW_BITS);
+
 /// The bits of a record whose fields are `widths` wide (each at most 32).
 #[inline(always)]
 const fn record_bits<const N: usize>(widths: &[u32; N]) -> u32 {
@@ -103,8 +107,8 @@ impl HotPath for ObjectPath<'_> {
     }
 }
 
-/// The fields of a record from one window, when the window holds them all,
-/// consumed only when each is at most its `maxes` and `accept` approves
+/// The fields of a record (at most a window wide) from one window, when the
+/// input still holds a whole window, consumed only when each is at most its `maxes` and `accept` approves
 /// them. The widths and bounds are constants, so each field costs a shift,
 /// a mask and a comparison, and no branch is taken until all are read.
 #[inline(always)]
@@ -115,9 +119,6 @@ fn read_record<const N: usize>(
     accept: impl FnOnce(&[u32; N]) -> bool,
 ) -> Option<[u32; N]> {
     let total = record_bits(&widths);
-    if total > BitReader::WINDOW_BITS {
-        return None;
-    }
     let window = reader.window()?;
     let mut shift = 0u32;
     let mut fits = true;
