@@ -143,6 +143,9 @@ impl Field {
 pub struct FieldMap {
     /// The fields.
     pub fields: Vec<Field>,
+    /// Where the stream aligned to a byte, in order: every alignment, also
+    /// those that found the stream aligned and left no padding field.
+    pub aligns: Vec<u64>,
 }
 
 impl FieldMap {
@@ -231,6 +234,7 @@ impl<S: Stream> RecordingStream<S> {
     }
 
     fn record_padding(&mut self, start: u64) {
+        self.map.aligns.push(start);
         let pad = start.wrapping_neg() & 7;
         if pad > 0 {
             // Padding that was read (or written) is zero on success.

@@ -22,6 +22,7 @@ pub mod fixtures;
 pub mod flood;
 pub mod fuzz;
 pub mod generate;
+pub mod golomb_fields;
 pub mod kinds;
 pub mod mutate;
 pub mod oracle;

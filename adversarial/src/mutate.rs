@@ -8,10 +8,10 @@
 //! it, except in the classes that attack the CRC itself.
 
 use crate::field_map::{Field, FieldMap, Kind};
+use crate::golomb_fields;
 use crate::target::{Framing, Sample};
 use arbitrary::Unstructured;
-use codec::subset::GOLOMB_PARAMETERS;
-use codec::{ops, Role};
+use codec::Role;
 
 /// A mutation class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
@@ -35,6 +35,10 @@ pub enum Class {
     MissingSentinel,
     /// A sentinel field above its range.
     OutOfRangeSentinel,
+    /// A Golomb-coded subset coded again under each other parameter of
+    /// its coded set: refused where the parameter must be the best,
+    /// accepted where the packet keeps it.
+    OtherParameter,
     /// The sentinel value written in place of an earlier index.
     RepeatedSentinel,
     /// An index equal to the one before it.
@@ -73,7 +77,7 @@ pub enum Class {
 
 impl Class {
     /// Every class, in table order.
-    pub const ALL: [Self; 24] = [
+    pub const ALL: [Self; 25] = [
         Self::Valid,
         Self::OutOfRangeCount,
         Self::OutOfRangeValue,
@@ -83,6 +87,7 @@ impl Class {
         Self::TruncateBits,
         Self::MissingSentinel,
         Self::OutOfRangeSentinel,
+        Self::OtherParameter,
         Self::RepeatedSentinel,
         Self::DuplicateIndex,
         Self::DecreasingIndex,
@@ -113,6 +118,7 @@ impl Class {
             Self::TruncateBits => "truncate-bits",
             Self::MissingSentinel => "missing-sentinel",
             Self::OutOfRangeSentinel => "out-of-range-sentinel",
+            Self::OtherParameter => "other-parameter",
             Self::RepeatedSentinel => "repeated-sentinel",
             Self::DuplicateIndex => "duplicate-index",
             Self::DecreasingIndex => "decreasing-index",
@@ -250,11 +256,20 @@ impl Builder<'_> {
         self.keep.is_none_or(|k| k == position)
     }
 
+    /// Counts a case that is not kept, so that the caller need not build
+    /// it: true when it was not.
+    fn unkept(&mut self) -> bool {
+        let unkept = self.keep.is_some_and(|k| k != self.seen);
+        if unkept {
+            self.seen += 1;
+        }
+        unkept
+    }
+
     /// The sample with `field` rewritten to `value`, sealed.
     fn rewrite(&mut self, field: &Field, value: u64, owed: Owed) {
         // The commonest case by far: not built at all when not kept.
-        if self.keep.is_some_and(|k| k != self.seen) {
-            self.seen += 1;
+        if self.unkept() {
             return;
         }
         let mut bytes = self.sample.bytes.clone();
@@ -363,6 +378,7 @@ fn has_own_class(role: Role) -> bool {
             | Role::Index
             | Role::RelativeIndex
             | Role::Parameter
+            | Role::BestParameter
     )
 }
 
@@ -453,6 +469,7 @@ fn build<'a>(
             sentinel_ladder_past_the_end(&mut b);
             golomb_sentinel_past_the_end(&mut b);
         }
+        Class::OtherParameter => other_parameters(&mut b),
         Class::UnknownPacketType => {
             if let (Some(types), Some(field)) = (
                 framing.packet_types,
@@ -766,34 +783,27 @@ fn sentinel_ladder_past_the_end(b: &mut Builder<'_>) {
 
 /// A Golomb-coded subset's sentinel (the gap that reaches the set's size,
 /// scene E) one larger, so that its index lands one past the end: the
-/// reader owes out-of-range at the code's first bit. The subset's
-/// parameter, in the same part, tells its code from a relative ladder's. The longer code does
+/// reader owes out-of-range at the code's first bit. The longer code does
 /// not fit where the old one was, so the packet ends after it (zero bits
 /// to the byte), resealed: nothing past the code is read.
 fn golomb_sentinel_past_the_end(b: &mut Builder<'_>) {
     let map = &b.sample.map;
     let mut lies = Vec::new();
-    for code in runs(map, Role::Sentinel) {
-        let Some(first) = code.first().filter(|f| f.kind == Kind::Bool) else {
+    for subset in golomb_fields::subsets(map) {
+        let Some(sentinel) = subset.sentinel() else {
             continue;
         };
-        let parameter = map
-            .with_role(Role::Parameter)
-            .filter(|f| f.offset < first.offset && f.part == first.part)
-            .last()
-            .and_then(golomb_parameter);
-        let Some(m) = parameter else {
+        let Some(first) = map.fields.get(sentinel.first) else {
             continue;
         };
-        let Some(gap) = golomb_gap(&code, m) else {
-            continue;
-        };
-        lies.push((first.offset, gap, ops::golomb::code(gap, m)));
+        let past = sentinel.gap.saturating_add(1);
+        lies.push((
+            first.offset,
+            past,
+            golomb_fields::code_bits(past, subset.m()),
+        ));
     }
-    for (at, gap, past) in lies {
-        let ones = (0..past.quotient).map(|_| true);
-        let tail = (0..past.tail_bits).map(|bit| (past.tail >> bit) & 1 == 1);
-        let bits: Vec<bool> = ones.chain([false]).chain(tail).collect();
+    for (at, past, bits) in lies {
         let end = at + bits.len() as u64;
         let mut bytes = b.sample.bytes.clone();
         bytes.truncate(at.div_ceil(8) as usize);
@@ -803,53 +813,43 @@ fn golomb_sentinel_past_the_end(b: &mut Builder<'_>) {
             set_bits(&mut bytes, at + i as u64, 1, u64::from(bit));
         }
         b.framing.seal(&mut bytes);
-        let lie = format!("sentinel gap at bit {at} := {}", u64::from(gap) + 1);
+        let lie = format!("sentinel gap at bit {at} := {past}");
         b.push(bytes, owed(&["out-of-range"], at), lie);
     }
 }
 
-/// The Golomb parameter `m` a parameter field says.
-fn golomb_parameter(field: &Field) -> Option<u32> {
-    let Kind::Ranged { min, .. } = field.kind else {
-        return None;
-    };
-    let entry = usize::try_from(min.checked_add(i64::try_from(field.value).ok()?)?).ok()?;
-    GOLOMB_PARAMETERS.get(entry).map(|&(_, m)| m)
-}
-
-/// The gap a Golomb code's fields hold: ones to the first zero (the
-/// quotient), then the remainder in truncated binary, read here from the
-/// fields' bits, not by the codec under test.
-fn golomb_gap(code: &[Field], m: u32) -> Option<u32> {
-    let mut fields = code.iter();
-    let mut quotient = 0u32;
-    loop {
-        let bit = fields.next().filter(|f| f.kind == Kind::Bool)?;
-        if bit.value == 0 {
-            break;
-        }
-        quotient += 1;
-    }
-    let (mut tail, mut tail_bits) = (0u64, 0u64);
-    for field in fields {
-        tail |= (field.value & all_ones(field.width)) << tail_bits.min(63);
-        tail_bits += field.width;
-    }
-    let remainder = if m <= 1 {
-        0
-    } else {
-        // b bits cover m - 1; the first 2^b - m remainders take b - 1.
-        let b = 32 - (m - 1).leading_zeros();
-        let short = (1u64 << b) - u64::from(m);
-        let high = tail & all_ones(u64::from(b - 1));
-        if high < short {
-            high
+/// Each Golomb-coded subset written again under every other parameter of
+/// its coded set, the rest of the packet unchanged. Where the parameter
+/// must be the best, the reader owes non-canonical at the parameter; where
+/// the packet keeps it, the new packet says the same subset and is owed
+/// an accept.
+fn other_parameters(b: &mut Builder<'_>) {
+    let map = &b.sample.map;
+    for subset in golomb_fields::subsets(map) {
+        let Some(parameter) = map.fields.get(subset.parameter) else {
+            continue;
+        };
+        let owed = if parameter.role == Role::BestParameter {
+            owed(&["non-canonical"], parameter.offset)
         } else {
-            ((high << 1) | ((tail >> (b - 1)) & 1)) - short
+            Owed::Accept
+        };
+        for entry in subset.other_entries() {
+            if b.unkept() {
+                continue;
+            }
+            let Some(mut bytes) = golomb_fields::recoded(map, &b.sample.bytes, &subset, entry)
+            else {
+                continue;
+            };
+            b.framing.seal(&mut bytes);
+            let lie = format!(
+                "parameter at bit {} := {entry}, its subset coded again",
+                parameter.offset
+            );
+            b.push(bytes, owed.clone(), lie);
         }
-    };
-    let gap = u64::from(quotient) * u64::from(m) + remainder + 1;
-    u32::try_from(gap).ok()
+    }
 }
 
 /// A list ended by a sentinel that is a value of its indices' own range

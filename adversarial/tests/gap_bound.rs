@@ -39,7 +39,7 @@ fn golomb_sentinels(fields: &[Field]) -> Vec<(u64, u32)> {
     let mut m = None;
     let mut previous_role = None;
     for field in fields {
-        if field.role == Role::Parameter {
+        if matches!(field.role, Role::Parameter | Role::BestParameter) {
             let entry = usize::try_from(field.value).expect("a small entry");
             m = GOLOMB_PARAMETERS.get(entry).map(|&(_, m)| (m, field.part));
         }

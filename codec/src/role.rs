@@ -25,8 +25,12 @@ pub enum Role {
     Sentinel,
     /// A gap between indices of a Golomb-coded subset.
     Gap,
-    /// A Golomb code's parameter.
+    /// A Golomb code's parameter that the packet keeps: any entry of the
+    /// table codes the subset, and a reader returns the one it read.
     Parameter,
+    /// A Golomb code's parameter that must be the one coding the subset in
+    /// the fewest bits: a reader refuses any other.
+    BestParameter,
     /// The flag that says whether a subset element is sent.
     Presence,
     /// The flag that says whether an optional value (`Option<T>`) follows.
@@ -50,7 +54,7 @@ pub enum Role {
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::Value,
         Self::Count,
         Self::Index,
@@ -58,6 +62,7 @@ impl Role {
         Self::Sentinel,
         Self::Gap,
         Self::Parameter,
+        Self::BestParameter,
         Self::Presence,
         Self::Optional,
         Self::PacketType,
@@ -79,6 +84,7 @@ impl Role {
             Self::Sentinel => "sentinel",
             Self::Gap => "gap",
             Self::Parameter => "parameter",
+            Self::BestParameter => "best-parameter",
             Self::Presence => "presence",
             Self::Optional => "optional",
             Self::PacketType => "packet-type",

@@ -11,7 +11,7 @@ mod one_by_one;
 use codec::arbitrary::{self, Arbitrary, Unstructured};
 use codec::protocols::scenes::SmallestThree;
 use codec::subset::Entry;
-use codec::{DecodeError, EncodeError, ReadStream, Serialize, Stream, WriteStream};
+use codec::{DecodeError, EncodeError, ReadStream, Role, Serialize, Stream, WriteStream};
 use named::Named;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -443,4 +443,55 @@ fn a_declared_rule_is_kept_by_the_writer_and_left_to_the_reader() {
         codec::from_slice::<Status>(&[101]),
         Ok(Status { health: 101 })
     );
+}
+
+#[derive(Debug, Default, PartialEq, Serialize)]
+struct GolombOnly {
+    #[serialize(subset(golomb, size = WIDE_SUBSET))]
+    set: Vec<Entry<Inner>>,
+}
+
+/// A Golomb subset tells a recording stream what each of its fields does:
+/// the parameter is one that must be the best, every gap's code is a gap,
+/// and the last code, the sentinel's, is the sentinel, whether the present
+/// or the absent indices are coded.
+#[test]
+fn a_golomb_subset_names_its_parameter_gaps_and_sentinel() {
+    for sent in [0, 1, 40, 150, 260, 298, 299, 300] {
+        let mut value = GolombOnly {
+            // `sent` indices spread over the set, the last one at the end.
+            set: (0..sent)
+                .map(|i| Entry {
+                    index: (i + 1) * WIDE_SUBSET / sent - 1,
+                    value: Inner::default(),
+                })
+                .collect(),
+        };
+        let mut buf = vec![0u8; 4096];
+        let mut stream = Named::new(WriteStream::new(&mut buf));
+        value.serialize(&mut stream).unwrap();
+        let coded: Vec<(&str, Role)> = stream
+            .primitives()
+            .filter(|(_, role)| *role != Role::Value)
+            .collect();
+        let [("parameter", Role::BestParameter), codes @ ..] = &coded[..] else {
+            panic!("{sent} sent: {coded:?}");
+        };
+        let gaps = codes
+            .iter()
+            .take_while(|f| **f == ("gap", Role::Gap))
+            .count();
+        let (gaps, sentinel) = codes.split_at(gaps);
+        assert!(
+            !sentinel.is_empty() && sentinel.iter().all(|f| *f == ("sentinel", Role::Sentinel)),
+            "{sent} sent: {:?}",
+            &codes[codes.len().saturating_sub(4)..]
+        );
+        // Every set here but the empty and the full one has a gap to code.
+        assert_eq!(
+            gaps.is_empty(),
+            sent == 0 || sent == WIDE_SUBSET,
+            "{sent} sent"
+        );
+    }
 }

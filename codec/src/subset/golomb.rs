@@ -414,21 +414,24 @@ pub fn golomb_with<S: Stream, T: Indexed>(
     size: u32,
     parameter: &mut u8,
 ) -> Result<(), S::Error> {
-    golomb_with_shortcut(stream, items, size, parameter, &())
+    golomb_with_shortcut(stream, items, size, parameter, Role::Parameter, &())
 }
 
-/// [`golomb_with`], taking `shortcut` where it goes.
+/// [`golomb_with`], taking `shortcut` where it goes; the parameter field
+/// gets `role`, which says whether the packet keeps it or it must be the
+/// best.
 #[inline(always)]
 pub(crate) fn golomb_with_shortcut<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut Vec<T>,
     size: u32,
     parameter: &mut u8,
+    role: Role,
     shortcut: &impl Shortcut<T>,
 ) -> Result<(), S::Error> {
     let mut wire = i32::from(*parameter);
     stream.field_name("parameter");
-    stream.field_role(Role::Parameter);
+    stream.field_role(role);
     stream.serialize_int(&mut wire, 0, LAST_PARAMETER)?;
     let (set, _) = entry(wire);
     let table = table_of_entry(wire);
@@ -648,7 +651,14 @@ pub fn golomb<S: Stream, T: Indexed>(
     } else {
         0
     };
-    golomb_with(stream, items, size, &mut parameter)?;
+    golomb_with_shortcut(
+        stream,
+        items,
+        size,
+        &mut parameter,
+        Role::BestParameter,
+        &(),
+    )?;
     if S::IS_READING && parameter != best_parameter(items, size) {
         return Err(stream.refuse(DecodeError::NonCanonical { at }));
     }

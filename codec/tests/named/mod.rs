@@ -3,13 +3,14 @@
 //! when read.
 
 use crate::one_by_one::forward_position;
-use codec::{DecodeError, Stream};
+use codec::{DecodeError, Role, Stream};
 
 pub struct Named<S> {
     inner: S,
     current: &'static str,
-    /// (name, first bit, bit past the end) of every primitive.
-    spans: Vec<(&'static str, u64, u64)>,
+    role: Role,
+    /// (name, first bit, bit past the end, role) of every primitive.
+    spans: Vec<(&'static str, u64, u64, Role)>,
     refused_in: Option<&'static str>,
 }
 
@@ -18,6 +19,7 @@ impl<S: Stream> Named<S> {
         Self {
             inner,
             current: "",
+            role: Role::Value,
             spans: Vec::new(),
             refused_in: None,
         }
@@ -26,7 +28,7 @@ impl<S: Stream> Named<S> {
     /// The first and past-the-end bits of the primitives named `name`,
     /// from the first to the last (or only the first).
     pub fn span_of(&self, name: &str, first_only: bool) -> Option<(u64, u64)> {
-        let mut spans = self.spans.iter().filter(|(n, _, _)| *n == name);
+        let mut spans = self.spans.iter().filter(|(n, ..)| *n == name);
         let first = spans.next()?;
         let last = if first_only {
             first
@@ -34,6 +36,11 @@ impl<S: Stream> Named<S> {
             spans.next_back().unwrap_or(first)
         };
         Some((first.1, last.2))
+    }
+
+    /// The name and role of every primitive, in order.
+    pub fn primitives(&self) -> impl Iterator<Item = (&'static str, Role)> + '_ {
+        self.spans.iter().map(|&(name, .., role)| (name, role))
     }
 
     /// The field that was being read when the stream refused.
@@ -46,7 +53,7 @@ impl<S: Stream> Named<S> {
         if result.is_err() {
             self.refused_in.get_or_insert(self.current);
         } else if end > at {
-            self.spans.push((self.current, at, end));
+            self.spans.push((self.current, at, end, self.role));
         }
         result
     }
@@ -89,5 +96,10 @@ impl<S: Stream> Stream for Named<S> {
 
     fn field_name(&mut self, name: &'static str) {
         self.current = name;
+        self.role = Role::Value;
+    }
+
+    fn field_role(&mut self, role: Role) {
+        self.role = role;
     }
 }

@@ -4,6 +4,7 @@
 //! very bits it was read from.
 
 use super::{Scene, MAX_OBJECTS};
+use crate::role::Role;
 use crate::stream::{Serialize, Stream};
 use crate::subset::golomb;
 
@@ -50,6 +51,7 @@ impl Serialize for SceneE {
             &mut self.scene.slots,
             MAX_OBJECTS,
             &mut self.parameter,
+            Role::Parameter,
             &super::hot::SceneE,
         )
     }
