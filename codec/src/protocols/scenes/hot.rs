@@ -253,10 +253,10 @@ fn read_gap(
         let quotient = u64::from(ones).wrapping_mul(u64::from(table.m()));
         let whole = quotient.wrapping_add(u64::from(rest));
         bits = ones.wrapping_add(rest_bits);
-        if rest_bits == 0 || bits > BitReader::MAX_WIDE_BITS || whole > u64::from(u32::MAX) {
+        if rest_bits == 0 || bits > BitReader::MAX_WIDE_BITS {
             return None;
         }
-        gap = whole as u32;
+        gap = u32::try_from(whole).ok()?;
     }
     if gap.wrapping_sub(1) >= room {
         return None;
@@ -621,5 +621,195 @@ mod tests {
                 assert_eq!(reader.bits_read(), 0);
             }
         }
+    }
+
+    /// The bits the generic code writes for `object`.
+    fn generic_bits(object: &Object) -> (Vec<u8>, u64) {
+        let mut buf = vec![0u8; 64];
+        let mut stream = WriteStream::new(&mut buf);
+        object.clone().serialize(&mut stream).unwrap();
+        let bits = stream.bit_offset();
+        stream.finish();
+        (buf, bits)
+    }
+
+    /// The hot writer writes the generic writer's bits, branching on the
+    /// at-rest flag or not, and reaches the end of every object.
+    #[test]
+    fn the_object_writer_writes_the_generic_bits() {
+        for object in objects() {
+            for select in [false, true] {
+                let mut buf = vec![0u8; 64];
+                let mut writer = crate::bits::BitWriter::new(&mut buf);
+                assert_eq!(write_object(&mut writer, &object, select), Reached::Whole);
+                let bits = writer.bits_written();
+                writer.finish();
+                assert_eq!((buf, bits), generic_bits(&object), "select {select}");
+            }
+        }
+    }
+
+    /// A gap in `1..=room` is written as the generic code's bits in one
+    /// write; a gap outside is declined with nothing written.
+    #[test]
+    fn a_gap_is_written_as_one_code() {
+        for m in [1, 2, 3, 8, 82, 128] {
+            let table = GolombTable::new(m);
+            for gap in [1, 2, 5, 40, 63, 200, 1000] {
+                let mut expected = vec![0u8; 192];
+                let mut stream = WriteStream::new(&mut expected);
+                serialize_golomb(&mut stream, &mut { gap }, m, 1024).unwrap();
+                let bits = stream.bit_offset();
+                stream.finish();
+                if bits > 64 {
+                    continue;
+                }
+                let mut buf = vec![0u8; 192];
+                let mut writer = crate::bits::BitWriter::new(&mut buf);
+                assert!(write_gap(&mut writer, &table, gap, 1024), "m {m} gap {gap}");
+                assert_eq!(writer.bits_written(), bits);
+                writer.finish();
+                assert_eq!(buf, expected, "m {m} gap {gap}");
+                for (gap, room) in [(0, 1024), (gap + 1, gap)] {
+                    let mut buf = vec![0u8; 192];
+                    let mut writer = crate::bits::BitWriter::new(&mut buf);
+                    assert!(!write_gap(&mut writer, &table, gap, room));
+                    assert_eq!(writer.bits_written(), 0);
+                }
+            }
+        }
+    }
+
+    /// A unary code as long as a wide read takes is read from the window;
+    /// one bit longer, the window may not hold it, and the reader declines.
+    #[test]
+    fn a_code_of_the_widest_read_is_read_and_a_longer_one_declined() {
+        let table = GolombTable::new(1);
+        let zero = Some(table.decode(0));
+        let widest = BitReader::MAX_WIDE_BITS;
+        for (gap, read) in [(widest, true), (widest + 1, false)] {
+            let mut buf = [0u8; 32];
+            let mut stream = WriteStream::new(&mut buf);
+            serialize_golomb(&mut stream, &mut { gap }, 1, 1024).unwrap();
+            assert_eq!(stream.bit_offset(), u64::from(gap));
+            stream.finish();
+            let mut reader = BitReader::new(&buf);
+            let expected = read.then_some(gap);
+            assert_eq!(read_gap(&mut reader, &table, zero, 1024), expected);
+            assert_eq!(reader.bits_read(), if read { u64::from(gap) } else { 0 });
+        }
+    }
+
+    /// `n` slots spread over the scene, the last at its end, the objects
+    /// of [`objects`] in turn.
+    fn spread(n: u32) -> Vec<Slot> {
+        let objects = objects();
+        (0..n)
+            .map(|i| Slot {
+                index: ((i + 1) * 1024 / n - 1) as u16,
+                object: objects[i as usize % objects.len()],
+            })
+            .collect()
+    }
+
+    /// `slots` as scene E codes them with the generic code, its best
+    /// parameter first; with the bits written and that parameter's table.
+    fn coded(slots: &[Slot]) -> (Vec<u8>, u64, u8, &'static GolombTable) {
+        let mut parameter = crate::subset::golomb::best_parameter(slots, 1024);
+        let mut buf = vec![0u8; 32768];
+        let mut stream = WriteStream::new(&mut buf);
+        crate::subset::golomb::golomb_with(&mut stream, &mut slots.to_vec(), 1024, &mut parameter)
+            .unwrap();
+        let bits = stream.bit_offset();
+        stream.finish();
+        let (_, m) = crate::subset::GOLOMB_PARAMETERS[usize::from(parameter)];
+        let table: &'static GolombTable = Box::leak(Box::new(GolombTable::new(m)));
+        (buf, bits, parameter, table)
+    }
+
+    fn present(parameter: u8) -> bool {
+        crate::subset::GOLOMB_PARAMETERS[usize::from(parameter)].0
+            == crate::subset::CodedSet::Present
+    }
+
+    /// Scene E's reader, with the input running on past the set, reads the
+    /// whole set ahead, sparse or dense, to the sentinel, and leaves the
+    /// stream where the generic code would.
+    #[test]
+    fn scene_e_reads_ahead_to_the_sentinel() {
+        for n in [0, 1, 30, 200, 700, 1000, 1023, 1024] {
+            let slots = spread(n);
+            let (buf, bits, parameter, table) = coded(&slots);
+            let mut stream = ReadStream::new(&buf);
+            let mut wire = 0;
+            stream.serialize_bits(&mut wire, 4).unwrap();
+            assert_eq!(wire, u32::from(parameter));
+            let mut progress = Progress {
+                table,
+                size: 1024,
+                present: present(parameter),
+                start: 0,
+                run: None,
+                done: false,
+            };
+            let mut read = Vec::new();
+            SceneE.read(&mut stream, &mut read, &mut progress);
+            assert!(progress.done, "{n} slots");
+            assert_eq!((read, stream.bit_offset()), (slots, bits), "{n} slots");
+        }
+    }
+
+    /// Scene E's writer writes a present set's gaps and objects ahead, all
+    /// of them when the buffer has room, as the generic code does.
+    #[test]
+    fn scene_e_writes_a_present_set_ahead() {
+        for n in [1, 30, 200] {
+            let mut slots = spread(n);
+            let (expected, bits, parameter, table) = coded(&slots);
+            assert!(present(parameter), "{n} slots");
+            let mut buf = vec![0u8; 32768];
+            let mut stream = WriteStream::new(&mut buf);
+            stream.serialize_bits(&mut u32::from(parameter), 4).unwrap();
+            let mut progress = WriteProgress {
+                table,
+                size: 1024,
+                written: 0,
+                next: 0,
+            };
+            SceneE.write_present(&mut stream, &mut slots, &mut progress);
+            assert_eq!((progress.written, progress.next), (n as usize, 1024));
+            let mut sentinel = 1;
+            serialize_golomb(&mut stream, &mut sentinel, table.m(), 1).unwrap();
+            assert_eq!(stream.bit_offset(), bits);
+            stream.finish();
+            assert_eq!(buf, expected, "{n} slots");
+        }
+    }
+
+    /// Scene E's writer writes a run of the absent set's objects ahead, up
+    /// to the coded index that ends it; a gap, as one code.
+    #[test]
+    fn scene_e_writes_a_run_and_a_gap_ahead() {
+        let mut slots = spread(1000);
+        let coded = (0..1024u32)
+            .find(|&i| slots.iter().all(|s| s.index() != i))
+            .unwrap();
+        let mut buf = vec![0u8; 32768];
+        let mut stream = WriteStream::new(&mut buf);
+        let mut next = 0;
+        SceneE.write_run(&mut stream, &mut slots, &mut next, coded);
+        assert_eq!(next, coded as usize);
+        let objects: u64 = slots[..next]
+            .iter()
+            .map(|s| generic_bits(&s.object).1)
+            .sum();
+        assert_eq!(stream.bit_offset(), objects);
+
+        let table: &'static GolombTable = Box::leak(Box::new(GolombTable::new(8)));
+        assert!(SceneE.write_gap(&mut stream, table, 12, 1024));
+        assert_eq!(stream.bit_offset(), objects + 5);
+        // A reader has no gap to write.
+        let mut reader = ReadStream::new(&buf);
+        assert!(!SceneE.write_gap(&mut reader, table, 12, 1024));
     }
 }

@@ -103,7 +103,7 @@ impl Serialize for Object {
         }
         stream.field_name("orientation");
         self.orientation.serialize(stream)?;
-        if S::IS_READING && S::SHOWS_VALUES {
+        if S::SHOWS_VALUES {
             stream.assigned("quaternion", &mut self.orientation.to_quaternion());
         }
         stream.field_name("at_rest");
@@ -146,5 +146,45 @@ impl Serialize for Codes<'_> {
             stream.serialize_compressed_code(code, self.1)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The formats are the ones documented: range, resolution, width.
+    #[test]
+    fn the_formats_span_their_documented_ranges() {
+        for (format, min, max, bits) in [
+            (POSITION, -1000.0, 1000.0, 21),
+            (LINEAR_VELOCITY, -10.0, 10.0, 11),
+            (ANGULAR_VELOCITY, -20.0, 20.0, 12),
+        ] {
+            assert_eq!(format.bits(), bits, "{min}..{max}");
+            assert_eq!(format.dequantize(0), min);
+            assert_eq!(format.dequantize(format.max_integer_value()), max);
+        }
+    }
+
+    /// The float views give back what `new` was given, to the resolution.
+    #[test]
+    fn the_float_views_give_back_the_floats() {
+        let position = [999.9, -1000.0, 3.25];
+        let linear = [-9.5, 0.5, 10.0];
+        let angular = [20.0, -0.25, -17.5];
+        let object = Object::new(position, [0.0, 0.0, 0.0, 1.0], linear, angular);
+        let near = |a: [f32; 3], b: [f32; 3], res: f32| {
+            a.iter()
+                .zip(b)
+                .all(|(a, b)| (a - b).abs() <= res / 2.0 + 1e-4)
+        };
+        assert!(
+            near(object.position(), position, 0.001),
+            "{:?}",
+            object.position()
+        );
+        assert!(near(object.linear_velocity(), linear, 0.01));
+        assert!(near(object.angular_velocity(), angular, 0.01));
     }
 }
