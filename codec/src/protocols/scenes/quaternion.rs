@@ -89,17 +89,14 @@ impl SmallestThree {
                 largest = index;
             }
         }
-        let sign = if q.get(largest).is_some_and(|c| *c < 0.0) {
-            -1.0
-        } else {
-            1.0
-        };
+        let negative = q.get(largest).is_some_and(|c| *c < 0.0);
         let mut codes = [0u16; 3];
         for (code, component) in codes
             .iter_mut()
             .zip(q.iter().enumerate().filter(|(i, _)| *i != largest))
         {
-            let normal = (component.1 * sign - MINIMUM) / (MAXIMUM - MINIMUM);
+            let component = if negative { -component.1 } else { *component.1 };
+            let normal = (component - MINIMUM) / (MAXIMUM - MINIMUM);
             // Saturating conversion, then capped: out-of-range inputs clamp.
             *code = ((normal * SCALE + 0.5).floor() as u16).min(SCALE as u16);
         }
@@ -119,20 +116,20 @@ impl SmallestThree {
     /// squares, summed in `f32` in order, are at most 1. The squares come
     /// from `SQUARES`: the same `f32` operations, done by the compiler
     /// (every reader checks every quaternion, and the three divisions were a
-    /// third of a scene's decode). A code past 10 bits is never valid; the
-    /// codes are masked to look their squares up and checked together, so
-    /// that a writer, whose codes the compiler cannot bound, takes no
-    /// branch per code.
+    /// third of a scene's decode). A code past 10 bits is never valid: each
+    /// code's low 10 bits look its square up, and the high bits of all
+    /// three are checked together, so that a writer, whose codes the
+    /// compiler cannot bound, takes no branch per code.
     #[must_use]
     pub fn is_valid(&self) -> bool {
         let square = |code: u16| {
             SQUARES
-                .get(usize::from(code) & (CODES - 1))
+                .get(usize::from(code) % CODES)
                 .copied()
                 .unwrap_or(f32::INFINITY)
         };
         let [a, b, c] = self.codes;
-        let in_range = usize::from(a | b | c) < CODES;
+        let in_range = (a | b | c) >> COMPONENT_BITS == 0;
         in_range & (square(a) + square(b) + square(c) <= 1.0)
     }
 
@@ -239,6 +236,40 @@ mod tests {
                 q.codes[place] = high;
                 assert!(!q.is_valid(), "{:?}", q.codes);
             }
+        }
+        // Two equal codes past 10 bits, whose low bits are valid.
+        for pair in [[1, 2], [0, 2], [0, 1]] {
+            let mut q = valid;
+            for place in pair {
+                q.codes[place] = 1024 + 512;
+            }
+            assert!(!q.is_valid(), "{:?}", q.codes);
+        }
+    }
+
+    /// A quaternion with no direction (zero, or a norm that is not finite)
+    /// quantizes to the identity; ties between the largest components keep
+    /// the earliest.
+    #[test]
+    fn quantizing_a_degenerate_quaternion_gives_the_identity() {
+        for q in [
+            [0.0; 4],
+            [f32::NAN, 0.0, 0.0, 1.0],
+            [1e30, 1e30, 0.0, 0.0],
+            [f32::INFINITY, 0.0, 0.0, 0.0],
+        ] {
+            assert_eq!(
+                SmallestThree::from_quaternion(q),
+                SmallestThree::IDENTITY,
+                "{q:?}"
+            );
+        }
+        for (q, largest) in [
+            ([0.5, 0.5, 0.5, 0.5], 0),
+            ([0.1, -0.7, 0.7, 0.1], 1),
+            ([0.0, 0.0, -0.6, 0.6], 2),
+        ] {
+            assert_eq!(SmallestThree::from_quaternion(q).largest, largest, "{q:?}");
         }
     }
 
