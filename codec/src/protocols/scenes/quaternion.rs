@@ -150,12 +150,9 @@ impl SmallestThree {
                 rest.next().copied().unwrap_or(0.0)
             };
         }
+        // Never zero: no code stands for a component of 0 (a test holds it).
         let norm = q.iter().map(|c| c * c).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            q.map(|c| c / norm)
-        } else {
-            q
-        }
+        q.map(|c| c / norm)
     }
 }
 
@@ -244,6 +241,41 @@ mod tests {
                 q.codes[place] = 1024 + 512;
             }
             assert!(!q.is_valid(), "{:?}", q.codes);
+        }
+    }
+
+    /// No code stands for a component of 0, so a rebuilt quaternion never
+    /// has a norm of 0; it is normalized, also where its three codes are
+    /// too large for a unit quaternion.
+    #[test]
+    fn a_rebuilt_quaternion_has_unit_norm() {
+        assert!(SQUARES.iter().all(|&s| s > 0.0));
+        for codes in [[0, 0, 0], [1023, 0, 512], [512, 512, 512], [300, 700, 100]] {
+            for largest in 0..4 {
+                let q = SmallestThree { largest, codes }.to_quaternion();
+                let norm: f32 = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+                assert!((norm - 1.0).abs() < 1e-6, "{codes:?}: {q:?}");
+            }
+        }
+    }
+
+    /// The writer refuses what the reader would: a largest index past 3,
+    /// which 2 bits would silently cut, even with valid codes.
+    #[test]
+    fn the_writer_refuses_a_largest_index_past_3() {
+        let mut buf = [0u8; 8];
+        for largest in [4, 7, 255] {
+            let mut q = SmallestThree {
+                largest,
+                ..SmallestThree::IDENTITY
+            };
+            let mut stream = crate::stream::WriteStream::new(&mut buf);
+            assert_eq!(
+                q.serialize(&mut stream),
+                Err(crate::EncodeError::Invalid(
+                    DecodeError::InvalidQuaternion { at: 0 }
+                ))
+            );
         }
     }
 

@@ -66,17 +66,12 @@ impl CompressedFloat {
     #[must_use]
     pub const fn quantize(&self, value: f32) -> u32 {
         let normalized = (value - self.min) / self.delta;
-        // NaN fails the first test and quantizes as 0.
-        let normalized = if normalized > 1.0 {
-            1.0
-        } else if normalized >= 0.0 {
-            normalized
-        } else {
-            0.0
-        };
+        // NaN fails the test and quantizes as 0. Above 1 is left to the cap.
+        let normalized = if normalized >= 0.0 { normalized } else { 0.0 };
         let scaled = normalized * self.max_integer_value as f32;
-        // `scaled + 0.5` is positive and finite, so truncation is the floor
-        // (and avoids a libm call); the cap keeps the code legal.
+        // `scaled + 0.5` is positive, so truncation is the floor (and
+        // avoids a libm call), saturating where it is too large or
+        // infinite; the cap keeps the code legal.
         let code = (scaled + 0.5) as u32;
         if code > self.max_integer_value {
             self.max_integer_value

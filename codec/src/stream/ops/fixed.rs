@@ -20,9 +20,10 @@ const fn to_raw(whole: i128, fraction_bits: u32, storage_bits: u32) -> Option<i1
     let Some(raw) = whole.checked_shl(fraction_bits) else {
         return None;
     };
-    // The shift must not have dropped high bits, and the result must fit
-    // the storage width (a 128-bit storage holds every i128).
-    if raw.checked_shr(fraction_bits).is_none() || (raw >> fraction_bits) != whole {
+    // The shift (by less than 128, or it would have failed) must not have
+    // dropped high bits, and the result must fit the storage width (a
+    // 128-bit storage holds every i128).
+    if (raw >> fraction_bits) != whole {
         return None;
     }
     if storage_bits < 128 {
@@ -87,5 +88,44 @@ impl Fixed {
     #[must_use]
     pub const fn bits(&self) -> u32 {
         super::wide::bits_for_span128((self.raw_max as u128).wrapping_sub(self.raw_min as u128))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declaration_keeps_its_format_and_raw_bounds() {
+        let q = Fixed::new(8, 8, -10, 10).unwrap();
+        assert_eq!((q.integer_bits(), q.fraction_bits()), (8, 8));
+        assert_eq!((q.raw_min(), q.raw_max()), (-2560, 2560));
+        // 5120 raw steps above the minimum: 13 bits.
+        assert_eq!(q.bits(), 13);
+        let q = Fixed::new(100, 28, -(1 << 90), 1 << 90).unwrap();
+        assert_eq!((q.integer_bits(), q.fraction_bits()), (100, 28));
+        assert_eq!(q.bits(), 120);
+        let q = Fixed::new(1, 0, 0, 0).unwrap();
+        assert_eq!(q.bits(), 0);
+    }
+
+    /// Bounds that the storage cannot hold are refused, at both ends of it
+    /// and where the shift itself overflows an `i128`.
+    #[test]
+    fn a_bound_the_storage_cannot_hold_is_refused() {
+        // Q4.4 holds raw values -128..=127: whole units -8..=7.
+        assert!(Fixed::new(4, 4, -8, 7).is_some());
+        assert_eq!(Fixed::new(4, 4, -8, 8), None);
+        assert_eq!(Fixed::new(4, 4, -9, 7), None);
+        assert_eq!(Fixed::new(4, 4, 100, 100), None);
+        // 2^100 shifted by 40 needs 141 bits: no 128-bit storage holds it.
+        assert_eq!(Fixed::new(88, 40, 0, 1 << 100), None);
+        assert_eq!(Fixed::new(88, 40, -(1 << 100), 0), None);
+        assert!(Fixed::new(88, 40, -(1 << 86), (1 << 86) - 1).is_some());
+        // The storage width and the order of the bounds.
+        assert_eq!(Fixed::new(0, 0, 0, 0), None);
+        assert_eq!(Fixed::new(100, 29, 0, 0), None);
+        assert_eq!(Fixed::new(u32::MAX, 1, 0, 0), None);
+        assert_eq!(Fixed::new(8, 8, 1, 0), None);
     }
 }
