@@ -141,6 +141,9 @@ impl GolombTable {
                 break;
             }
             if let Some((word, bits)) = c.word() {
+                // Each code's entry is repeated under every value of the
+                // bits after it: a code of no bits would fill the table.
+                debug_assert!(bits > 0, "a code has at least its zero bit");
                 if bits <= TABLE_BITS {
                     let entry = (((v as u16).wrapping_add(1)) << 4) | bits as u16;
                     let mut high = 0u64;
