@@ -140,6 +140,11 @@ fn a_byte_run_too_long_for_the_input_is_refused_where_its_payload_starts() {
         matches!(err, DecodeError::NonZeroPadding { at: 2 }),
         "{err:?}"
     );
+    // A run that ends exactly where the input does is read.
+    let bytes = [0x02, 0xAA, 0xBB];
+    let mut stream = ReadStream::new(&bytes);
+    codec::ops::list::serialize_byte_vec(&mut stream, &mut run, 3, "run").unwrap();
+    assert_eq!(run, vec![0xAA, 0xBB]);
 }
 
 #[test]

@@ -202,3 +202,23 @@ impl RawBits for u64 {
         wide::serialize_u64(stream, value, bits)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::ReadStream;
+
+    /// A reader's old value does not matter, even one its range's carrier
+    /// cannot hold: it reads the wire value.
+    #[test]
+    fn a_reader_ignores_an_old_value_the_carrier_cannot_hold() {
+        // 0..=100 travels in 7 bits through the i32 carrier; 0x55 is 85.
+        let mut value = u64::MAX;
+        u64::serialize_ranged(&mut ReadStream::new(&[0x55]), &mut value, 0, 100).unwrap();
+        assert_eq!(value, 85);
+        // Through the i64 carrier: 0..=2^40, 41 bits, all zero here.
+        let mut value = u64::MAX;
+        u64::serialize_ranged(&mut ReadStream::new(&[0; 8]), &mut value, 0, 1 << 40).unwrap();
+        assert_eq!(value, 0);
+    }
+}
