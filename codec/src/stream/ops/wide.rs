@@ -28,7 +28,8 @@ pub fn serialize_groups<S: Stream + ?Sized>(
     let bits = bits.min(u128::BITS);
     let mut assembled = 0u128;
     let mut shift = 0u32;
-    loop {
+    // At most four groups, and one for zero bits.
+    for _ in 0..bits.div_ceil(GROUP_BITS).max(1) {
         let width = bits.saturating_sub(shift).min(GROUP_BITS);
         let mask = u32::MAX
             .checked_shr(GROUP_BITS.saturating_sub(width))
@@ -37,9 +38,6 @@ pub fn serialize_groups<S: Stream + ?Sized>(
         stream.serialize_bits(&mut group, width)?;
         assembled |= u128::from(group).checked_shl(shift).unwrap_or(0);
         shift = shift.saturating_add(width);
-        if shift >= bits {
-            break;
-        }
     }
     if S::IS_READING {
         *value = assembled;
