@@ -352,3 +352,53 @@ fn every_cause_has_a_test_here() {
         assert!(source.contains(&name), "no test owes {name}");
     }
 }
+
+/// A refusal names the byte where the rule broke and the field read there.
+#[test]
+fn a_header_refusal_names_its_byte_and_field() {
+    let at = |datagram: &[u8]| {
+        let refusal = endpoint().receive(datagram, |_, _| true).unwrap_err();
+        (refusal.cause, refusal.at, refusal.field)
+    };
+    // Prefix, sequence in bytes 1 and 2, the ack's one-byte difference in
+    // 3, and four ack_bits bytes of 0, each read in turn.
+    let good = packet(300, b"");
+    assert_eq!(good.len(), 8);
+    assert_eq!(at(&good[..1]), (Cause::TooShort, 1, "sequence"));
+    assert_eq!(at(&good[..2]), (Cause::TooShort, 1, "sequence"));
+    assert_eq!(at(&good[..3]), (Cause::TooShort, 3, "ack"));
+    assert_eq!(at(&good[..6]), (Cause::TooShort, 6, "ack_bits"));
+    // An ack_bits byte of 0xFF sent, in byte 4; the ack in two bytes, 3 and 4.
+    let header = Header {
+        sequence: 9,
+        ack: 8,
+        ack_bits: 0x0000_00FF,
+    };
+    let mut good = vec![0u8; 16];
+    let len = header.write(&mut good).unwrap();
+    good.truncate(len);
+    let mut bad = good.clone();
+    bad[0] |= 1 << 1;
+    bad.insert(4, 0xFF);
+    assert_eq!(at(&bad), (Cause::NonCanonicalHeader, 4, "ack_bits"));
+    let mut long = good.clone();
+    long[0] &= !(1 << 5);
+    long.splice(3..4, 8u16.to_le_bytes());
+    assert_eq!(at(&long), (Cause::NonCanonicalHeader, 3, "ack"));
+}
+
+/// The sequence a packet gets is the endpoint's next, which moves on by
+/// one per packet sent and wraps.
+#[test]
+fn each_packet_sent_takes_the_next_sequence() {
+    let mut sender = endpoint();
+    assert_eq!(sender.next_sequence(), 0);
+    for expected in 0..3 {
+        assert_eq!(sender.send(b"x", |_| {}), Ok(expected));
+        assert_eq!(sender.next_sequence(), expected + 1);
+    }
+    sender.set_next_sequence(65_535);
+    assert_eq!(sender.next_sequence(), 65_535);
+    assert_eq!(sender.send(b"x", |_| {}), Ok(65_535));
+    assert_eq!(sender.next_sequence(), 0);
+}
