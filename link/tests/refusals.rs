@@ -402,3 +402,28 @@ fn each_packet_sent_takes_the_next_sequence() {
     assert_eq!(sender.send(b"x", |_| {}), Ok(65_535));
     assert_eq!(sender.next_sequence(), 0);
 }
+
+/// The longest datagram read is a whole packet and both headers: one of
+/// exactly that length is read (and its payload refused at its first
+/// byte), one byte longer is refused unread, at the limit.
+#[test]
+fn the_longest_datagram_read_is_a_packet_and_both_headers() {
+    let longest = config().max_receive_bytes();
+    assert_eq!(
+        longest,
+        350 + link::MAX_HEADER_BYTES + FRAGMENT_HEADER_BYTES
+    );
+    let header_len = packet(1, b"").len();
+    for (len, at, field) in [
+        (longest, header_len, "payload"),
+        (longest + 1, longest, "data"),
+    ] {
+        let datagram = packet(1, &vec![1; len - header_len]);
+        let refusal = endpoint().receive(&datagram, |_, _| true).unwrap_err();
+        assert_eq!(
+            (refusal.cause, refusal.at, refusal.field),
+            (Cause::PacketTooLarge, at, field),
+            "{len} bytes"
+        );
+    }
+}
