@@ -625,10 +625,10 @@ impl Endpoint {
                 count: entry.count,
             });
         }
-        let whole = entry.header.unwrap_or(Header {
-            sequence,
-            ..Header::default()
-        });
+        // Fragment 0 brought the packet's header, of this sequence: only a
+        // planted fault completes a packet without it.
+        let mut whole = entry.header.unwrap_or_default();
+        whole.sequence = sequence;
         // Taken out of its slot while it is delivered, then put back for
         // reuse: the buffer stays with the endpoint.
         let mut done = std::mem::take(entry);

@@ -147,8 +147,8 @@ impl Header {
             if value != 0xFF {
                 word |= bit;
                 match u64::from(value).checked_shl(len.saturating_mul(8)) {
-                    Some(shifted) if len < 8 => word |= shifted,
-                    _ => ninth = value,
+                    Some(shifted) => word |= shifted,
+                    None => ninth = value,
                 }
                 len = len.saturating_add(1);
             }
@@ -320,4 +320,25 @@ fn bit_of(byte: usize) -> u64 {
 /// The low 16 bits of a value read in at most 16.
 fn low16(value: u32) -> u16 {
     u16::try_from(value & 0xFFFF).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A header's length is the bytes it writes, 4 to 9, and never none.
+    #[test]
+    fn a_header_is_as_long_as_it_writes_and_never_empty() {
+        for (ack, ack_bits) in [(99, u32::MAX), (99, 0), (1, 0x00FF_FF00), (60_000, 7)] {
+            let header = Header {
+                sequence: 100,
+                ack,
+                ack_bits,
+            };
+            let mut out = [0u8; MAX_HEADER_BYTES];
+            assert_eq!(header.write(&mut out), Ok(header.len()), "{header:?}");
+            assert!((4..=MAX_HEADER_BYTES).contains(&header.len()));
+            assert!(!header.is_empty());
+        }
+    }
 }

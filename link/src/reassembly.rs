@@ -107,10 +107,4 @@ impl Reassembly {
     pub fn payload(&self) -> &[u8] {
         self.buffer.get(..self.payload_bytes).unwrap_or_default()
     }
-
-    /// The bytes its buffer holds (for the memory bound).
-    #[must_use]
-    pub fn capacity(&self) -> usize {
-        self.buffer.capacity()
-    }
 }

@@ -3,7 +3,10 @@
 //! counted once, and nothing is delivered; beside it, the datagram that
 //! keeps the rule is accepted, so each test fails if the check is removed.
 
-use link::{Cause, Config, Endpoint, FragmentHeader, Header, Received, FRAGMENT_HEADER_BYTES};
+mod datagrams;
+
+use datagrams::{fragment, packet};
+use link::{Cause, Config, Endpoint, Header, Received, FRAGMENT_HEADER_BYTES};
 
 /// Fragments of 100 bytes, at most 4 of them, packets up to 350 bytes.
 fn config() -> Config {
@@ -20,38 +23,6 @@ fn config() -> Config {
 
 fn endpoint() -> Endpoint {
     Endpoint::new(config(), 0.0).unwrap()
-}
-
-/// A regular packet: its header, then `payload`.
-fn packet(sequence: u16, payload: &[u8]) -> Vec<u8> {
-    let header = Header {
-        sequence,
-        ack: sequence.wrapping_sub(1),
-        ack_bits: 0,
-    };
-    let mut out = vec![0u8; 16];
-    let len = header.write(&mut out).unwrap();
-    out.truncate(len);
-    out.extend_from_slice(payload);
-    out
-}
-
-/// Fragment `id` of `count` of packet `sequence`, carrying `data` (and the
-/// packet header when `id` is 0).
-fn fragment(sequence: u16, id: u8, count: u16, data: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; FRAGMENT_HEADER_BYTES];
-    FragmentHeader {
-        sequence,
-        id,
-        count,
-    }
-    .write(&mut out)
-    .unwrap();
-    if id == 0 {
-        out.extend_from_slice(&packet(sequence, &[])[..]);
-    }
-    out.extend_from_slice(data);
-    out
 }
 
 /// Receives `datagram`; the refusal's cause, or None when accepted.

@@ -1,0 +1,105 @@
+//! Each planted fault (feature `faults`, on for link's tests through the
+//! harness, its dev-dependency) makes the endpoint wrong in the one way it
+//! names, and an endpoint without it stays right: the harness's teeth
+//! tests rely on both.
+
+mod datagrams;
+
+use datagrams::{fragment, packet};
+use link::{Cause, Config, Endpoint, Fault, Header, Received};
+
+/// Fragments of 100 bytes, at most 4; a received window of 16 packets.
+fn config() -> Config {
+    Config {
+        max_packet_size: 350,
+        fragment_above: 100,
+        fragment_size: 100,
+        max_fragments: 4,
+        fragment_reassembly_buffer_size: 8,
+        received_packets_buffer_size: 16,
+        ack_buffer_size: 2,
+        ..Config::default()
+    }
+}
+
+/// A healthy endpoint and one with `fault` planted.
+fn pair(fault: Fault) -> (Endpoint, Endpoint) {
+    let healthy = Endpoint::new(config(), 0.0).unwrap();
+    let faulty = Endpoint::new(config(), 0.0).unwrap().with_fault(fault);
+    (healthy, faulty)
+}
+
+/// What `endpoint` makes of `datagram`: the packet delivered (its
+/// sequence and length), stored, or the refusal's cause.
+fn receive(endpoint: &mut Endpoint, datagram: &[u8]) -> Result<Option<(u16, usize)>, Cause> {
+    let mut delivered = None;
+    let received = endpoint.receive(datagram, |sequence, payload| {
+        delivered = Some((sequence, payload.len()));
+        true
+    });
+    match received {
+        Ok(Received::Delivered { .. }) => Ok(delivered),
+        Ok(_) => Ok(None),
+        Err(refusal) => Err(refusal.cause),
+    }
+}
+
+#[test]
+fn unbounded_copy_stores_a_fragment_longer_than_fragment_size() {
+    let (mut healthy, mut faulty) = pair(Fault::UnboundedCopy);
+    let long = fragment(1, 1, 2, &[5; 150]);
+    assert_eq!(receive(&mut healthy, &long), Err(Cause::FragmentTooLong));
+    assert_eq!(receive(&mut faulty, &long), Ok(None));
+    // Fragment 0 completes it: 100 bytes, then the 150 copied past them.
+    let first = fragment(1, 0, 2, &[5; 100]);
+    assert_eq!(receive(&mut faulty, &first), Ok(Some((1, 250))));
+}
+
+#[test]
+fn trust_later_count_takes_a_changed_fragment_count() {
+    let (mut healthy, mut faulty) = pair(Fault::TrustLaterCount);
+    for endpoint in [&mut healthy, &mut faulty] {
+        assert_eq!(receive(endpoint, &fragment(1, 0, 3, &[5; 100])), Ok(None));
+    }
+    // A later fragment says 2, not 3: fragment 1 is then the last.
+    let later = fragment(1, 1, 2, &[5; 50]);
+    assert_eq!(receive(&mut healthy, &later), Err(Cause::CountMismatch));
+    assert_eq!(receive(&mut faulty, &later), Ok(Some((1, 150))));
+}
+
+#[test]
+fn no_wrap_calls_a_packet_across_the_wrap_stale() {
+    let (mut healthy, mut faulty) = pair(Fault::NoWrap);
+    for endpoint in [&mut healthy, &mut faulty] {
+        endpoint.expect_peer_from(65_530);
+        assert_eq!(
+            receive(endpoint, &packet(65_530, b"x")),
+            Ok(Some((65_530, 1)))
+        );
+    }
+    // 5 is 11 past 65,530 across the wrap: within the window of 16.
+    let across = packet(5, b"x");
+    assert_eq!(receive(&mut healthy, &across), Ok(Some((5, 1))));
+    assert_eq!(receive(&mut faulty, &across), Err(Cause::StalePacket));
+}
+
+#[test]
+fn ack_unsent_reports_acks_of_packets_never_sent() {
+    let (mut healthy, mut faulty) = pair(Fault::AckUnsent);
+    // The peer's header acks 40, 39 and 38, none of them sent.
+    let header = Header {
+        sequence: 0,
+        ack: 40,
+        ack_bits: 0b111,
+    };
+    let mut datagram = vec![0u8; 16];
+    let len = header.write(&mut datagram).unwrap();
+    datagram.truncate(len);
+    datagram.push(1);
+    for endpoint in [&mut healthy, &mut faulty] {
+        assert_eq!(receive(endpoint, &datagram), Ok(Some((0, 1))));
+    }
+    assert_eq!(healthy.acks(), &[] as &[u16]);
+    // As many as the ack buffer holds (2 here).
+    assert_eq!(faulty.acks(), &[40, 39]);
+}
