@@ -190,11 +190,6 @@ impl<T> SequenceBuffer<T> {
         self.slots.get_mut(at).map(|slot| &mut slot.value)
     }
 
-    /// Every value, held or not (the memory the buffer owns).
-    pub fn values(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().map(|slot| &slot.value)
-    }
-
     /// Every value, held or not, to change in place.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.slots.iter_mut().map(|slot| &mut slot.value)

@@ -41,3 +41,17 @@ fn a_buffer_holds_its_window_and_calls_older_sequences_stale() {
     };
     assert_eq!((ack, bits), (10, 0b101));
 }
+
+#[test]
+fn removing_a_sequence_empties_its_slot_and_no_other_sequence_s() {
+    let mut buffer = SequenceBuffer::<u32>::new(8);
+    *buffer.insert(3).unwrap() = 30;
+    buffer.remove(3);
+    assert!(!buffer.contains(3));
+    // The value stays in the slot, for the next sequence to reuse.
+    assert_eq!(buffer.slot_value(11).copied(), Some(30));
+    // 11 shares 3's slot: removing 3 leaves 11 held.
+    *buffer.insert(11).unwrap() = 110;
+    buffer.remove(3);
+    assert_eq!(buffer.get(11), Some(&110));
+}
