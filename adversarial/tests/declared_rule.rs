@@ -5,7 +5,8 @@
 //! apart with `valid = path`, the rule reaches the harness, and the
 //! campaign catches the bug; a reader that keeps the rule passes.
 
-use adversarial::campaign::{run, Budget, Config};
+adversarial::count_allocations!();
+
 use adversarial::mutate::Class;
 use adversarial::oracle::Outcome;
 use adversarial::target::protocol::message;
@@ -66,19 +67,10 @@ struct Kept {
 }
 
 fn campaign(target: Box<dyn Target>) -> adversarial::campaign::Report {
-    run(&Config {
-        targets: vec![target],
-        classes: vec![Class::OutOfRangeValue],
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 1,
-        budget: Budget::Cases(2000),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    })
+    adversarial::check::campaign(vec![target])
+        .classes(&[Class::OutOfRangeValue])
+        .cases(2000)
+        .report()
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! the packet says the same subset and is owed an accept. A reader that
 //! forgets the canonicity check fails the class; one that keeps it passes.
 
-use adversarial::campaign::{run, Budget, Config};
+adversarial::count_allocations!();
+
 use adversarial::golomb_fields;
 use adversarial::mutate::{self, Class, Owed};
 use adversarial::oracle::{judge, Outcome};
@@ -126,19 +127,10 @@ struct Checked {
 }
 
 fn campaign(target: Box<dyn Target>) -> adversarial::campaign::Report {
-    run(&Config {
-        targets: vec![target],
-        classes: vec![Class::OtherParameter],
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 1,
-        budget: Budget::Cases(600),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    })
+    adversarial::check::campaign(vec![target])
+        .classes(&[Class::OtherParameter])
+        .cases(600)
+        .report()
 }
 
 #[test]

@@ -5,20 +5,14 @@
 
 mod datagrams;
 
-use datagrams::{fragment, packet};
+use datagrams::{fragment, header_bytes, packet};
 use link::{Cause, Config, Endpoint, Fault, Header, Received};
 
-/// Fragments of 100 bytes, at most 4; a received window of 16 packets.
+/// The tests' small configuration, with an ack buffer of 2.
 fn config() -> Config {
     Config {
-        max_packet_size: 350,
-        fragment_above: 100,
-        fragment_size: 100,
-        max_fragments: 4,
-        fragment_reassembly_buffer_size: 8,
-        received_packets_buffer_size: 16,
         ack_buffer_size: 2,
-        ..Config::default()
+        ..datagrams::config()
     }
 }
 
@@ -87,14 +81,11 @@ fn no_wrap_calls_a_packet_across_the_wrap_stale() {
 fn ack_unsent_reports_acks_of_packets_never_sent() {
     let (mut healthy, mut faulty) = pair(Fault::AckUnsent);
     // The peer's header acks 40, 39 and 38, none of them sent.
-    let header = Header {
+    let mut datagram = header_bytes(&Header {
         sequence: 0,
         ack: 40,
         ack_bits: 0b111,
-    };
-    let mut datagram = vec![0u8; 16];
-    let len = header.write(&mut datagram).unwrap();
-    datagram.truncate(len);
+    });
     datagram.push(1);
     for endpoint in [&mut healthy, &mut faulty] {
         assert_eq!(receive(endpoint, &datagram), Ok(Some((0, 1))));

@@ -4,7 +4,6 @@
 //! allocator sees every allocation of this test binary, which holds one
 //! test, so that nothing else allocates beside it.
 
-#[allow(dead_code)] // This file needs only fragments.
 mod datagrams;
 
 use datagrams::fragment;

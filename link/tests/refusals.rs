@@ -5,21 +5,8 @@
 
 mod datagrams;
 
-use datagrams::{fragment, packet};
-use link::{Cause, Config, Endpoint, Header, Received, FRAGMENT_HEADER_BYTES};
-
-/// Fragments of 100 bytes, at most 4 of them, packets up to 350 bytes.
-fn config() -> Config {
-    Config {
-        max_packet_size: 350,
-        fragment_above: 100,
-        fragment_size: 100,
-        max_fragments: 4,
-        fragment_reassembly_buffer_size: 8,
-        received_packets_buffer_size: 16,
-        ..Config::default()
-    }
-}
+use datagrams::{config, fragment, non_canonical_headers, packet};
+use link::{Cause, Endpoint, Received, FRAGMENT_HEADER_BYTES};
 
 fn endpoint() -> Endpoint {
     Endpoint::new(config(), 0.0).unwrap()
@@ -94,25 +81,11 @@ fn a_header_with_bits_6_or_7_set() {
 
 #[test]
 fn a_header_that_is_not_the_one_encoding_of_its_triple() {
-    // An ack_bits byte of 0xFF sent, though its absence says the same.
-    let header = Header {
-        sequence: 9,
-        ack: 8,
-        ack_bits: 0x0000_00FF,
-    };
-    let mut good = vec![0u8; 16];
-    let len = header.write(&mut good).unwrap();
-    good.truncate(len);
-    // Prefix bit 1 says byte 0 is sent; insert it as 0xFF after the ack.
-    let mut bad = good.clone();
-    bad[0] |= 1 << 1;
-    bad.insert(4, 0xFF);
-    owed(&[], &bad, &good, Cause::NonCanonicalHeader);
-    // The ack in two bytes when the difference fits in one.
-    let mut long = good.clone();
-    long[0] &= !(1 << 5);
-    long.splice(3..4, 8u16.to_le_bytes());
-    owed(&[], &long, &good, Cause::NonCanonicalHeader);
+    // An ack_bits byte of 0xFF sent, though its absence says the same; the
+    // ack in two bytes when the difference fits in one.
+    let [good, byte_sent, long_ack] = non_canonical_headers();
+    owed(&[], &byte_sent, &good, Cause::NonCanonicalHeader);
+    owed(&[], &long_ack, &good, Cause::NonCanonicalHeader);
 }
 
 #[test]
@@ -340,22 +313,9 @@ fn a_header_refusal_names_its_byte_and_field() {
     assert_eq!(at(&good[..3]), (Cause::TooShort, 3, "ack"));
     assert_eq!(at(&good[..6]), (Cause::TooShort, 6, "ack_bits"));
     // An ack_bits byte of 0xFF sent, in byte 4; the ack in two bytes, 3 and 4.
-    let header = Header {
-        sequence: 9,
-        ack: 8,
-        ack_bits: 0x0000_00FF,
-    };
-    let mut good = vec![0u8; 16];
-    let len = header.write(&mut good).unwrap();
-    good.truncate(len);
-    let mut bad = good.clone();
-    bad[0] |= 1 << 1;
-    bad.insert(4, 0xFF);
-    assert_eq!(at(&bad), (Cause::NonCanonicalHeader, 4, "ack_bits"));
-    let mut long = good.clone();
-    long[0] &= !(1 << 5);
-    long.splice(3..4, 8u16.to_le_bytes());
-    assert_eq!(at(&long), (Cause::NonCanonicalHeader, 3, "ack"));
+    let [_, byte_sent, long_ack] = non_canonical_headers();
+    assert_eq!(at(&byte_sent), (Cause::NonCanonicalHeader, 4, "ack_bits"));
+    assert_eq!(at(&long_ack), (Cause::NonCanonicalHeader, 3, "ack"));
 }
 
 /// The sequence a packet gets is the endpoint's next, which moves on by
