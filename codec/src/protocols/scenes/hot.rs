@@ -178,9 +178,11 @@ fn pack<const N: usize>(values: &[u32; N], widths: [u32; N], maxes: [u32; N]) ->
     let mut shift = 0u32;
     let mut fits = true;
     for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
-        let width = width.min(32);
+        // 1 to 32 bits: the mask keeps the low `width`.
+        let width = width.clamp(1, 32);
+        let mask = u128::MAX >> (u128::BITS.wrapping_sub(width) & 127);
         fits &= *value <= max;
-        packed |= (u128::from(*value) & ((1u128 << width).wrapping_sub(1))) << (shift & 127);
+        packed |= (u128::from(*value) & mask) << (shift & 127);
         shift = shift.wrapping_add(width);
     }
     (packed, fits)
