@@ -312,6 +312,12 @@ fn a_header_refusal_names_its_byte_and_field() {
     assert_eq!(at(&good[..2]), (Cause::TooShort, 1, "sequence"));
     assert_eq!(at(&good[..3]), (Cause::TooShort, 3, "ack"));
     assert_eq!(at(&good[..6]), (Cause::TooShort, 6, "ack_bits"));
+    // Fragment 0 with no room for its packet header: its prefix is missing.
+    let first = fragment(1, 0, 2, &[5; 100]);
+    assert_eq!(
+        at(&first[..FRAGMENT_HEADER_BYTES]),
+        (Cause::TooShort, FRAGMENT_HEADER_BYTES, "prefix")
+    );
     // An ack_bits byte of 0xFF sent, in byte 4; the ack in two bytes, 3 and 4.
     let [_, byte_sent, long_ack] = non_canonical_headers();
     assert_eq!(at(&byte_sent), (Cause::NonCanonicalHeader, 4, "ack_bits"));

@@ -54,3 +54,23 @@ fn a_payload_up_to_fragment_above_travels_whole_however_long() {
         Err(SendError::TooManyFragments { len: 501, max: 400 })
     );
 }
+
+#[test]
+fn a_send_error_says_what_was_refused() {
+    for (error, says) in [
+        (
+            SendError::TooLarge {
+                len: 1001,
+                max: 1000,
+            },
+            "a packet of 1001 bytes is larger than max_packet_size 1000",
+        ),
+        (SendError::Empty, "a packet of no bytes"),
+        (
+            SendError::TooManyFragments { len: 401, max: 400 },
+            "a packet of 401 bytes needs more fragments than max_fragments carry (400 bytes)",
+        ),
+    ] {
+        assert_eq!(error.to_string(), says);
+    }
+}

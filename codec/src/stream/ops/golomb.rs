@@ -264,6 +264,19 @@ mod tests {
     use super::*;
     use crate::stream::{ReadStream, WriteStream};
 
+    /// A code of up to 64 bits is one word: 63 ones and the zero fill it;
+    /// a longer code has none.
+    #[test]
+    fn a_code_of_64_bits_is_a_word_and_a_longer_one_is_not() {
+        assert_eq!(code(62, 1).word(), Some(((1 << 62) - 1, 63)));
+        assert_eq!(code(63, 1).word(), Some(((1 << 63) - 1, 64)));
+        assert_eq!(code(64, 1).word(), None);
+        // 60 ones, the zero, then remainder 5 of m = 8 in 3 bits: its high
+        // two (0b10) first, its low bit (1) last, so the tail holds 0b110.
+        let word = ((1u64 << 60) - 1) | (0b110 << 61);
+        assert_eq!(code(60 * 8 + 5, 8).word(), Some((word, 64)));
+    }
+
     /// The generic operation writes exactly [`code`]'s bits, and the
     /// table holds exactly the codes of at most its width, for every gap a
     /// table covers and parameters from 1 to past the table's reach.
