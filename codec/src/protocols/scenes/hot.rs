@@ -180,7 +180,9 @@ fn pack<const N: usize>(values: &[u32; N], widths: [u32; N], maxes: [u32; N]) ->
     for ((value, width), max) in values.iter().zip(widths).zip(maxes) {
         // 1 to 32 bits: the mask keeps the low `width`.
         let width = width.clamp(1, 32);
-        let mask = u128::MAX >> (u128::BITS.wrapping_sub(width) & 127);
+        let mask = u128::MAX
+            .checked_shr(u128::BITS.wrapping_sub(width))
+            .unwrap_or(0);
         fits &= *value <= max;
         packed |= (u128::from(*value) & mask) << (shift & 127);
         shift = shift.wrapping_add(width);
