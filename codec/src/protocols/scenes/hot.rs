@@ -565,11 +565,7 @@ mod tests {
     #[test]
     fn an_object_in_the_window_is_read_whole() {
         for object in objects() {
-            let mut buf = [0u8; 64];
-            let mut stream = WriteStream::new(&mut buf);
-            object.clone().serialize(&mut stream).unwrap();
-            let bits = stream.bit_offset();
-            stream.finish();
+            let (buf, bits) = generic_bits(&object);
             let mut reader = BitReader::new(&buf);
             let mut read = Object {
                 at_rest: !object.at_rest,
