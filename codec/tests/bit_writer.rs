@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Write {
-    /// `write_bits`: up to 32 bits.
+    /// `write_bits`: up to 32 bits, the value below `2^bits`.
     Bits(u32, u32),
     /// `write_wide`: up to 64 bits.
     Wide(u64, u32),
@@ -19,7 +19,8 @@ enum Write {
 
 fn write() -> impl Strategy<Value = Write> {
     prop_oneof![
-        4 => (any::<u32>(), 0u32..=32).prop_map(|(v, b)| Write::Bits(v, b)),
+        // `write_bits` takes a value that fits its width, as a field's does.
+        4 => (any::<u32>(), 0u32..=32).prop_map(|(v, b)| Write::Bits(v.checked_shr(32 - b).unwrap_or(0), b)),
         4 => (any::<u64>(), 0u32..=64).prop_map(|(v, b)| Write::Wide(v, b)),
         1 => prop::collection::vec(any::<u8>(), 0..6).prop_map(Write::Bytes),
     ]

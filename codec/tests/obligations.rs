@@ -66,6 +66,38 @@ fn writer_refuses_values_a_reader_would_refuse() {
     );
 }
 
+/// The bit reader takes widths as given; the reading stream cuts a width
+/// over 32 to 32, so a field read with a wider one reads what a 32-bit field
+/// reads, and one past the end is refused there as a 32-bit read would be.
+#[test]
+fn a_reading_stream_cuts_a_field_wider_than_32_bits_to_32() {
+    let data = [0x78, 0x56, 0x34, 0x12, 0xFF, 0xFF, 0xFF, 0xFF, 0xAB];
+    for wide in [33, 57, 58, 64, 1000, u32::MAX] {
+        let mut stream = ReadStream::new(&data);
+        let mut value = 0u32;
+        stream.serialize_bits(&mut value, wide).unwrap();
+        assert_eq!(
+            (value, stream.bit_offset()),
+            (0x1234_5678, 32),
+            "width {wide}"
+        );
+        stream.serialize_bits(&mut value, 8).unwrap();
+        assert_eq!(value, 0xFF);
+        // 32 bits remain: a cut width reads them, and then nothing is left.
+        stream.serialize_bits(&mut value, wide).unwrap();
+        assert_eq!(
+            (value, stream.bit_offset()),
+            (0xABFF_FFFF, 72),
+            "width {wide}"
+        );
+        assert_eq!(
+            stream.serialize_bits(&mut value, wide),
+            Err(DecodeError::PastEnd { at: 72 }),
+            "width {wide}"
+        );
+    }
+}
+
 #[test]
 fn check_mismatch_names_the_label_and_the_value_found() {
     let bytes = [0x01, 0x00, 0x00, 0x00];

@@ -21,7 +21,7 @@ pub use write::{BitWriter, StoringWriter};
 
 /// The mask of the low `bits` bits, for `bits` in `0..=63`.
 #[inline(always)]
-const fn low_mask(bits: u32) -> u64 {
+pub(crate) const fn low_mask(bits: u32) -> u64 {
     // `bits < 64`, so the shift cannot overflow a u64.
     (1u64 << (bits & 63)).wrapping_sub(1)
 }

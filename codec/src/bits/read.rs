@@ -105,11 +105,17 @@ impl<'a> BitReader<'a> {
         tail >> ((skip as u32).wrapping_mul(8) & 63)
     }
 
-    /// Reads `bits` bits (`0..=32`).
+    /// Reads `bits` bits, `bits` in `0..=32`: a debug assertion, and a
+    /// reading stream cuts a field's width to 32 before it gets here. Like
+    /// the reference's bitpacker it does not clamp the width itself, which
+    /// cost a raw read a seventh of its speed. Past that bound the values
+    /// are unspecified, and a read of over 57 bits can move past the end
+    /// without a refusal, after which reads near the end are not refused
+    /// either; at any width no byte outside `data` is read and nothing
+    /// panics. Callers that take a width from the input bound it first.
     #[inline(always)]
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
-        debug_assert!(bits <= 32);
-        let bits = bits.min(32);
+        debug_assert!(bits <= 32, "a field of {bits} bits");
         let byte = (self.pos >> 3) as usize;
         // `byte` is a bit position over 8, so `byte + 8` cannot overflow and
         // the range costs one comparison. That comparison is the only check

@@ -84,7 +84,9 @@ impl Stream for ReadStream<'_> {
             // failure decides.
             self.ok()?;
         }
-        let read = self.reader.read_bits(bits);
+        // The bit reader takes a field's width as given; a wider one is
+        // cut to 32 here, where a constant width folds the cut away.
+        let read = self.reader.read_bits(bits.min(32));
         *value = self.sticky(read)?;
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! The writing stream.
 
 use super::Stream;
-use crate::bits::BitWriter;
+use crate::bits::{low_mask, BitWriter};
 use crate::error::{DecodeError, EncodeError};
 
 /// Writes a [`Serialize`](super::Serialize) value into a caller's buffer,
@@ -60,7 +60,12 @@ impl Stream for WriteStream<'_> {
             bits == 32 || *value >> bits == 0,
             "value wider than its field"
         );
-        self.writer.write_bits(*value, bits)
+        // The bit writer takes what a field holds; a release build's wider
+        // value or width is cut to the field here, so it cannot spill into
+        // the next one. With a constant width the cut is an AND at most.
+        let bits = bits.min(32);
+        self.writer
+            .write_bits((u64::from(*value) & low_mask(bits)) as u32, bits)
     }
 
     #[inline(always)]
