@@ -61,19 +61,17 @@ impl<'a> BitWriter<'a> {
     /// Adds `bits` bits of `value` (`bits` in `0..=64`, `value` holding
     /// no higher bit) to the pending bits, and stores the 64 pending bits
     /// as one word when they fill it. The caller has counted the bits
-    /// against the room.
-    ///
-    /// Fewer than 64 bits are pending between calls, except after a write
-    /// wider than 64 (a caller's bug): the shifts take their count modulo
-    /// 64, as the processor's do, so that the count is not masked on the
-    /// chain from one write to the next, and the pending bits are
-    /// `scratch_bits % 64` wherever they are counted. Every flush still
-    /// follows 64 bits the room check counted, so no word is stored past
-    /// the room.
+    /// against the room. Any other `bits` or `value` stores wrong bits, but
+    /// never a word past the room counted: the bits pending are
+    /// `scratch_bits & 63` wherever they are read.
     #[inline(always)]
     fn push(&mut self, value: u64, bits: u32) {
-        let pending = self.scratch_bits;
-        self.scratch |= value.wrapping_shl(pending);
+        // Fewer than 64 bits are pending between calls; masked, so that
+        // the compiler knows it too, and a 64-bit write stores its word
+        // without a test. A word stored on every write instead made the
+        // scratch a chain of selects (peers bench, scene E's encode).
+        let pending = self.scratch_bits & 63;
+        self.scratch |= value << pending;
         let total = pending.wrapping_add(bits);
         if total >= 64 {
             // Every one of these 64 bits is written, and the room check
@@ -87,9 +85,9 @@ impl<'a> BitWriter<'a> {
             }
             self.flushed = self.flushed.wrapping_add(8);
             // What of `value` did not fit, `value >> (64 - pending)`, in two
-            // shifts below 64 (`pending ^ 63` is `63 - pending`, modulo 64),
-            // so that none is left when nothing was pending.
-            self.scratch = (value >> 1).wrapping_shr(pending ^ 63);
+            // shifts below 64 (`pending ^ 63` is `63 - pending`), so that
+            // none is left when nothing was pending.
+            self.scratch = (value >> 1) >> (pending ^ 63);
             self.scratch_bits = total.wrapping_sub(64);
         } else {
             self.scratch_bits = total;
@@ -208,7 +206,7 @@ impl<'a> BitWriter<'a> {
             .and_then(<[u8]>::first_chunk_mut::<8>)?;
         *dst = self.scratch.to_le_bytes();
         // Whole bytes pending: at most 7, so the shift stays below 64.
-        let whole = (self.scratch_bits & 63) >> 3;
+        let whole = self.scratch_bits >> 3;
         Some(StoringWriter {
             buf: &mut *self.buf,
             byte: flushed.wrapping_add(whole as usize),
