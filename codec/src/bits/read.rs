@@ -107,8 +107,8 @@ impl<'a> BitReader<'a> {
 
     /// Reads `bits` bits, `bits` in `0..=32`: a debug assertion, and a
     /// reading stream cuts a field's width to 32 before it gets here. Like
-    /// the reference's bitpacker it does not clamp the width itself, which
-    /// cost a raw read a seventh of its speed. Past that bound the values
+    /// the reference's bitpacker it does not clamp the width itself, a step
+    /// on every call where the width is not a constant. Past that bound the values
     /// are unspecified, and a read of over 57 bits can move past the end
     /// without a refusal, after which reads near the end are not refused
     /// either; at any width no byte outside `data` is read and nothing

@@ -97,8 +97,8 @@ impl<'a> BitWriter<'a> {
     /// Writes `value` in `bits` bits: `bits` in `0..=32` and `value` below
     /// `2^bits`, as a stream's field guarantees (both debug assertions).
     /// Like the reference's bitpacker it neither clamps the width nor masks
-    /// the value, which would cost a raw write a third of its speed;
-    /// outside those bounds the bits written are unspecified, but the
+    /// the value, two steps on every call where the width is not a
+    /// constant; outside those bounds the bits written are unspecified, but the
     /// room is still checked, no byte outside the buffer is touched, and
     /// [`BitWriter::finish`] never claims more than the buffer.
     #[inline(always)]
