@@ -206,7 +206,7 @@ impl<'a> BitWriter<'a> {
             .and_then(<[u8]>::first_chunk_mut::<8>)?;
         *dst = self.scratch.to_le_bytes();
         // Whole bytes pending: at most 7, so the shift stays below 64.
-        let whole = self.scratch_bits >> 3;
+        let whole = (self.scratch_bits & 63) >> 3;
         Some(StoringWriter {
             buf: &mut *self.buf,
             byte: flushed.wrapping_add(whole as usize),
