@@ -2,7 +2,8 @@
 //! writer-side rules, the error's contents, and the allocation bound.
 
 use codec::{
-    check_hash, CompressedFloat, DecodeError, EncodeError, ReadStream, Stream, WriteStream,
+    check_hash, CompressedFloat, DecodeError, EncodeError, MeasureStream, ReadStream, Stream,
+    WriteStream,
 };
 
 #[test]
@@ -95,6 +96,25 @@ fn a_reading_stream_cuts_a_field_wider_than_32_bits_to_32() {
             Err(DecodeError::PastEnd { at: 72 }),
             "width {wide}"
         );
+    }
+}
+
+/// The writing and measuring streams agree with the reading one on a width
+/// over 32: a field of 32 bits, written, counted and read alike.
+#[test]
+fn writing_and_measuring_streams_cut_a_field_wider_than_32_bits_to_32() {
+    for wide in [33, 57, 58, 64, 1000, u32::MAX] {
+        let mut buf = [0u8; 8];
+        let mut s = WriteStream::new(&mut buf);
+        s.serialize_bits(&mut 0x1234_5678, wide).unwrap();
+        s.serialize_bits(&mut 0xAB, 8).unwrap();
+        let len = s.finish();
+        assert_eq!(&buf[..len], &[0x78, 0x56, 0x34, 0x12, 0xAB], "width {wide}");
+
+        let mut measure = MeasureStream::new();
+        measure.serialize_bits(&mut 0x1234_5678, wide).unwrap();
+        measure.serialize_bits(&mut 0xAB, 8).unwrap();
+        assert_eq!(measure.bits(), 40, "width {wide}");
     }
 }
 

@@ -62,9 +62,10 @@ impl Stream for MeasureStream {
         EncodeError::Invalid(why)
     }
 
+    /// A width over 32 counts as 32, the bits a writing stream writes for it.
     #[inline]
     fn serialize_bits(&mut self, _value: &mut u32, bits: u32) -> Result<(), EncodeError> {
-        self.add(u64::from(bits));
+        self.add(u64::from(bits.min(32)));
         Ok(())
     }
 

@@ -71,7 +71,8 @@ pub trait Stream {
     /// reading stream also fails for good: every later operation refuses.
     fn refuse(&mut self, why: DecodeError) -> Self::Error;
 
-    /// The low `bits` bits of `value` (`bits` in `0..=32`).
+    /// The low `bits` bits of `value` (`bits` in `0..=32`). The crate's
+    /// reading, writing and measuring streams take a wider width as 32.
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), Self::Error>;
 
     /// Zero bits up to the next byte boundary; a reader refuses set padding.

@@ -57,7 +57,7 @@ impl Stream for WriteStream<'_> {
     #[inline(always)]
     fn serialize_bits(&mut self, value: &mut u32, bits: u32) -> Result<(), EncodeError> {
         debug_assert!(
-            bits == 32 || *value >> bits == 0,
+            bits >= 32 || *value >> bits == 0,
             "value wider than its field"
         );
         // The bit writer takes what a field holds; a release build's wider
