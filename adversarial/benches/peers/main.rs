@@ -4,9 +4,12 @@
 //!
 //! `cargo bench -p gamepacket-adversarial --bench peers`; the closing tables are what
 //! docs/BENCHMARKS.md shows. One packet at a time, as a game sends them:
-//! encode into a reused buffer, decode from a slice. Each iteration sends a
-//! whole batch of different packets; figures are per packet.
+//! encode into a reused buffer, decode from a slice (each from a 64-byte
+//! boundary: `common/aligned.rs` says why). Each iteration sends a whole
+//! batch of different packets; figures are per packet.
 
+#[path = "../common/aligned.rs"]
+mod aligned;
 #[path = "../common/criterion_results.rs"]
 mod criterion_results;
 mod general;
@@ -16,6 +19,7 @@ mod wire;
 mod workload;
 
 use adversarial::alloc::{allocated_during, Allocated, CountingAllocator};
+use aligned::Aligned;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};
 use criterion_results::{figure, Results};
@@ -55,6 +59,8 @@ fn measure<In, W: Wire<In>>(group: &mut BenchmarkGroup<'_, WallTime>, batch: &Ba
     }
     let n = packets.len();
     let bytes: usize = packets.iter().map(Vec::len).sum();
+    let aligned = Aligned::new(&packets);
+    let packets = aligned.packets();
     // Warm: bitcode's buffer keeps its allocations from the round trip above.
     let ((), total) = allocated_during(|| {
         for packet in &packets {

@@ -11,7 +11,8 @@
 //!   the reference's ports time beside it (`packets.rs`).
 //!
 //! Every packet is written with its fields varied by the reference's LCG
-//! each time, and read from 64 encodings in turn; the encodings are checked
+//! each time, and read from 64 encodings in turn, each from a 64-byte
+//! boundary (`aligned.rs` says why); the encodings are checked
 //! (size, values read back) before anything is timed.
 //!
 //! `cargo bench -p gamepacket-codec --bench reference`; the closing table is what
@@ -20,12 +21,15 @@
 //! instructions of each workload under cachegrind instead (one bitpacker
 //! pass, one packet), figures that repeat to the digit.
 
+#[path = "../../../adversarial/benches/common/aligned.rs"]
+mod aligned;
 #[path = "../common/cachegrind.rs"]
 mod cachegrind;
 #[path = "../../../adversarial/benches/common/criterion_results.rs"]
 #[allow(dead_code)] // its short defaults serve the other benchmarks
 mod criterion_results;
 
+use aligned::Aligned;
 use codec::bits::{BitReader, BitWriter};
 use codec::ReadStream;
 use criterion::{black_box, Criterion, Throughput};
@@ -86,10 +90,10 @@ fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> 
 
 /// `PACKETS` packets read, cycling through `encodings`; every decoded field
 /// is observed.
-fn read_packets<P: Workload>(encodings: &[Vec<u8>]) -> usize {
+fn read_packets<P: Workload>(encodings: &[&[u8]]) -> usize {
     let mut total = 0;
     for i in 0..PACKETS as usize {
-        let bytes = &encodings[i % VARIANTS];
+        let bytes = encodings[i % VARIANTS];
         let mut read = P::default();
         read.serialize(&mut ReadStream::new(bytes)).unwrap();
         black_box(&read);
@@ -135,6 +139,8 @@ const RUN: &str = "--run-workload";
 /// Runs `rounds` rounds of one direction of one packet workload.
 fn run_packets<P: Workload>(direction: &str, rounds: u64) {
     let (mut packet, encodings) = encodings::<P>();
+    let aligned = Aligned::new(&encodings);
+    let encodings = aligned.packets();
     let mut rng = 1u64;
     let mut out = [0u8; 256];
     for _ in 0..rounds {
@@ -210,6 +216,8 @@ fn print_instructions() {
 fn bench_packets<P: Workload>(c: &mut Criterion) {
     let (mut packet, encodings) = encodings::<P>();
     check::<P>(&encodings);
+    let aligned = Aligned::new(&encodings);
+    let encodings = aligned.packets();
     let mut rng = 1u64;
     let mut out = [0u8; 256];
     let mut group = c.benchmark_group(P::NAME);
