@@ -193,6 +193,31 @@ impl<'a> BitReader<'a> {
         Some(u128::from_le_bytes(*self.bytes_ahead::<16>()?) >> (self.pos & 7))
     }
 
+    /// What [`BitReader::window`] shows where it has nothing: the bits from
+    /// the next one to the end of the input, the next one lowest, zeros
+    /// above. Only the first [`BitReader::bits_remaining`] of them are
+    /// input, so a caller checks that the bits it keeps are among them.
+    #[inline(always)]
+    #[must_use]
+    pub fn window_to_end(&self) -> u128 {
+        Self::last_bytes(self.data, self.pos)
+    }
+
+    /// The bytes of `data` from the one holding bit `pos` on, at most
+    /// sixteen, shifted to start at that bit. Out of line and taking
+    /// values: it serves a packet's last few fields, and a call that
+    /// borrowed the reader would pin it in memory in every loop it is in.
+    #[cold]
+    #[inline(never)]
+    fn last_bytes(data: &[u8], pos: u64) -> u128 {
+        let byte = (pos >> 3) as usize;
+        let mut bytes = [0u8; 16];
+        for (dst, src) in bytes.iter_mut().zip(data.get(byte..).unwrap_or_default()) {
+            *dst = *src;
+        }
+        u128::from_le_bytes(bytes) >> (pos & 7)
+    }
+
     /// The `K` bytes from the one holding the next bit, when the input has
     /// them: what a window is taken from.
     #[inline(always)]

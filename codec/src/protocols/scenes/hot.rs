@@ -98,7 +98,7 @@ impl HotPath for ObjectPath<'_> {
 
     #[inline(always)]
     fn read(self, stream: &mut ReadStream<'_>) -> Reached {
-        read_object(stream.reader(), self.0)
+        read_object::<true>(stream.reader(), self.0)
     }
 
     #[inline(always)]
@@ -108,18 +108,26 @@ impl HotPath for ObjectPath<'_> {
 }
 
 /// The fields of a record (at most a window wide) from one window, when the
-/// input still holds a whole window, consumed only when each is at most its `maxes` and `accept` approves
-/// them. The widths and bounds are constants, so each field costs a shift,
-/// a mask and a comparison, and no branch is taken until all are read.
+/// input holds a whole window (or, with `TO_END`, the record), consumed
+/// only when each is at most its `maxes` and `accept` approves them. The
+/// widths and bounds are constants, so each field costs a shift, a mask
+/// and a comparison, and no branch is taken until all are read.
 #[inline(always)]
-fn read_record<const N: usize>(
+fn read_record<const N: usize, const TO_END: bool>(
     reader: &mut BitReader<'_>,
     widths: [u32; N],
     maxes: [u32; N],
     accept: impl FnOnce(&[u32; N]) -> bool,
 ) -> Option<[u32; N]> {
     let total = record_bits(&widths);
-    let window = reader.window()?;
+    let window = match reader.window() {
+        Some(window) => window,
+        // Within the last sixteen bytes, from what is left when the record
+        // is in it, so that a packet's last object is read here too; not in
+        // a loop that reads ahead, whose registers the branch would cost.
+        None if TO_END && u64::from(total) <= reader.bits_remaining() => reader.window_to_end(),
+        None => return None,
+    };
     let mut shift = 0u32;
     let mut fits = true;
     let mut read = [0u32; N];
@@ -138,15 +146,15 @@ fn read_record<const N: usize>(
 }
 
 /// An object as two records, the velocities only when it moves: what its
-/// `serialize` reads, as far as the records are whole in a window, in
-/// range, and the quaternion valid.
+/// `serialize` reads, as far as the records are whole in a window (with
+/// `TO_END`, in the input), in range, and the quaternion valid.
 #[inline(always)]
-fn read_object(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
+fn read_object<const TO_END: bool>(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
     let orientation = |f: &[u32; 8]| {
         let [_, _, _, largest, a, b, c, _] = *f;
         SmallestThree::from_fields([largest, a, b, c])
     };
-    let head = read_record(reader, HEAD_WIDTHS, HEAD_MAXES, |f| {
+    let head = read_record::<8, TO_END>(reader, HEAD_WIDTHS, HEAD_MAXES, |f| {
         orientation(f).is_valid()
     });
     let Some(fields) = head else {
@@ -161,7 +169,8 @@ fn read_object(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
         object.angular_velocity = Object::AT_REST_AT_ORIGIN.angular_velocity;
         return Reached::Whole;
     }
-    let Some([a, b, c, d, e, f]) = read_record(reader, VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
+    let Some([a, b, c, d, e, f]) =
+        read_record::<6, TO_END>(reader, VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
     else {
         return Reached::Head;
     };
@@ -296,7 +305,7 @@ fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> b
     slots.push(Slot::at(index));
     let read = slots
         .last_mut()
-        .is_some_and(|slot| read_object(reader, &mut slot.object) == Reached::Whole);
+        .is_some_and(|slot| read_object::<false>(reader, &mut slot.object) == Reached::Whole);
     if !read {
         reader.seek_back(start);
         slots.pop();
@@ -571,8 +580,66 @@ mod tests {
                 at_rest: !object.at_rest,
                 ..Object::default()
             };
-            assert_eq!(read_object(&mut reader, &mut read), Reached::Whole);
+            assert_eq!(read_object::<true>(&mut reader, &mut read), Reached::Whole);
             assert_eq!((read, reader.bits_read()), (object, bits));
+        }
+    }
+
+    /// Within the last sixteen bytes, where there is no window, an object
+    /// that ends on the input's last bit is still read whole; one bit
+    /// later, what no longer fits is declined: the head of an object at
+    /// rest, the velocities of a moving one, with the reader left before
+    /// them.
+    #[test]
+    fn an_object_at_the_end_of_the_input_is_read_as_far_as_it_fits() {
+        for object in objects() {
+            let (_, bits) = generic_bits(&object);
+            // Bits before the object, so that it ends on a byte boundary.
+            let lead = (8 - bits % 8) % 8;
+            let len = usize::try_from((lead + bits) / 8).unwrap();
+            for (before, reached, stops) in [
+                (lead, Reached::Whole, lead + bits),
+                (
+                    lead + 1,
+                    if object.at_rest {
+                        Reached::Nothing
+                    } else {
+                        Reached::Head
+                    },
+                    lead + 1
+                        + if object.at_rest {
+                            0
+                        } else {
+                            u64::from(HEAD_BITS)
+                        },
+                ),
+            ] {
+                let mut buf = vec![0u8; 64];
+                let mut stream = WriteStream::new(&mut buf);
+                stream.serialize_bits(&mut 0, before as u32).unwrap();
+                object.clone().serialize(&mut stream).unwrap();
+                stream.finish();
+                let mut reader = BitReader::new(&buf[..len]);
+                reader.read_bits(before as u32).unwrap();
+                let mut read = Object {
+                    at_rest: !object.at_rest,
+                    ..Object::default()
+                };
+                assert_eq!(
+                    read_object::<true>(&mut reader, &mut read),
+                    reached,
+                    "{object:?}"
+                );
+                assert_eq!(reader.bits_read(), stops, "{object:?}");
+                if reached == Reached::Whole {
+                    assert_eq!(read, object);
+                } else if reached == Reached::Head {
+                    assert_eq!(
+                        (read.position, read.orientation, read.at_rest),
+                        (object.position, object.orientation, object.at_rest)
+                    );
+                }
+            }
         }
     }
 
