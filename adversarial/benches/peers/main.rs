@@ -7,12 +7,17 @@
 //! encode into a reused buffer, decode from a slice (each from a 64-byte
 //! boundary: `common/aligned.rs` says why). Each iteration sends a whole
 //! batch of different packets; figures are per packet.
+//! `-- --instructions` counts instructions per packet under cachegrind
+//! instead (`instructions.rs`).
 
 #[path = "../common/aligned.rs"]
 mod aligned;
+#[path = "../../../codec/benches/common/cachegrind.rs"]
+mod cachegrind;
 #[path = "../common/criterion_results.rs"]
 mod criterion_results;
 mod general;
+mod instructions;
 mod naia;
 mod ours;
 mod wire;
@@ -249,6 +254,17 @@ fn print_goals(blocks: &[Block], results: &Results) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, workload, codec, direction, rounds] = args.as_slice() {
+        if flag == instructions::RUN {
+            instructions::run(workload, codec, direction, rounds.parse().expect("a count"));
+            return;
+        }
+    }
+    if args.iter().any(|a| a == "--instructions") {
+        instructions::print();
+        return;
+    }
     let (mut c, results) = criterion_results::criterion();
     let mut blocks: Vec<Block> = workload::DENSITIES
         .into_iter()
