@@ -401,10 +401,13 @@ impl HotPath for ReadAhead<'_> {
 
     #[inline(always)]
     fn read(self, stream: &mut ReadStream<'_>) {
-        if self.progress.present {
-            read_ahead::<true>(stream.reader(), self.slots, self.progress);
-        } else {
-            read_ahead::<false>(stream.reader(), self.slots, self.progress);
+        let reader = stream.reader();
+        let (slots, progress) = (self.slots, self.progress);
+        match (progress.present, progress.table.m() == 1) {
+            (true, true) => read_ahead::<true, true>(reader, slots, progress),
+            (true, false) => read_ahead::<true, false>(reader, slots, progress),
+            (false, true) => read_ahead::<false, true>(reader, slots, progress),
+            (false, false) => read_ahead::<false, false>(reader, slots, progress),
         }
     }
 
@@ -483,10 +486,11 @@ fn write_present(writer: &mut StoringWriter<'_>, slots: &[Slot], progress: &mut 
 /// Reads the coded set's gaps and objects (the present set where
 /// `PRESENT`, else the absent set) on a copy of `reader` that stays in
 /// registers, as far as [`read_gap`] and [`read_object`] go; then moves
-/// `reader` and `progress` past what it read. One function per set, so
-/// that neither loop tests which set it reads.
+/// `reader` and `progress` past what it read. One function per set and
+/// per kind of code (`UNARY` where the parameter is 1), so that no loop
+/// tests which it reads.
 #[inline(always)]
-fn read_ahead<const PRESENT: bool>(
+fn read_ahead<const PRESENT: bool, const UNARY: bool>(
     reader: &mut BitReader<'_>,
     slots: &mut Vec<Slot>,
     progress: &mut Progress,
@@ -495,7 +499,7 @@ fn read_ahead<const PRESENT: bool>(
     let mut at = *progress;
     let table = at.table;
     // A unary code (m = 1) is counted faster than looked up.
-    let zero = (table.m() == 1).then(|| table.decode(0));
+    let zero = UNARY.then(|| table.decode(0));
     loop {
         if !PRESENT {
             if let Some((mut index, coded)) = at.run {
