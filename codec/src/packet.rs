@@ -170,6 +170,7 @@ pub fn read_fields<P: Packet, S: Stream>(stream: &mut S) -> Result<P, S::Error> 
 
 /// Writes `packet` into `buf` (at most [`Packet::MAX_PACKET_BYTES`] of it),
 /// fills in the CRC, and returns the packet's length in bytes.
+#[inline]
 pub fn encode<P: Packet>(packet: &mut P, buf: &mut [u8]) -> Result<usize, EncodeError> {
     let limit = buf.len().min(P::MAX_PACKET_BYTES);
     let buf = buf.get_mut(..limit).unwrap_or_default();
@@ -220,6 +221,7 @@ pub fn check_framing<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
 }
 
 /// Reads one whole packet from `bytes`: every byte must belong to it.
+#[inline]
 pub fn decode<P: Packet>(bytes: &[u8]) -> Result<P, DecodeError> {
     check_framing::<P>(bytes)?;
     let mut stream = ReadStream::new(bytes);

@@ -82,8 +82,10 @@ macro_rules! ranged {
     ($($t:ty),*) => {$(
         impl Ranged for $t {
             // For the narrow types the conversion to a carrier cannot fail.
+            // Always: with constant bounds two of the three ways fold away,
+            // and a caller's inlining budget must not leave it out of line.
             #[allow(irrefutable_let_patterns)]
-            #[inline]
+            #[inline(always)]
             fn serialize_ranged<S: Stream + ?Sized>(
                 stream: &mut S,
                 value: &mut Self,
