@@ -74,6 +74,9 @@ impl<'a> BitWriter<'a> {
         self.scratch |= value << pending;
         let total = pending.wrapping_add(bits);
         if total >= 64 {
+            // Out of the way: most writes leave the word pending, and their
+            // path is then the loop's fall-through, one taken branch.
+            core::hint::cold_path();
             // Every one of these 64 bits is written, and the room check
             // counted them, so the eight bytes exist.
             if let Some(word) = self
