@@ -108,11 +108,12 @@ impl<'a> BitReader<'a> {
     /// Reads `bits` bits, `bits` in `0..=32`: a debug assertion, and a
     /// reading stream cuts a field's width to 32 before it gets here. Like
     /// the reference's bitpacker it does not clamp the width itself, a step
-    /// on every call where the width is not a constant. Past that bound the values
-    /// are unspecified, and a read of over 57 bits can move past the end
-    /// without a refusal, after which reads near the end are not refused
-    /// either; at any width no byte outside `data` is read and nothing
-    /// panics. Callers that take a width from the input bound it first.
+    /// on every call where the width is not a constant. Past that bound
+    /// the values are unspecified, and a read of over 57 bits can move past
+    /// the end without a refusal, after which reads near the end are not
+    /// refused either; at any width no byte outside `data` is read and
+    /// nothing panics. Callers that take a width from the input bound it
+    /// first.
     #[inline(always)]
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32, "a field of {bits} bits");

@@ -618,11 +618,7 @@ mod tests {
                         },
                 ),
             ] {
-                let mut buf = vec![0u8; 64];
-                let mut stream = WriteStream::new(&mut buf);
-                stream.serialize_bits(&mut 0, before as u32).unwrap();
-                object.clone().serialize(&mut stream).unwrap();
-                stream.finish();
+                let (buf, _) = generic_bits_after(before as u32, &object);
                 let mut reader = BitReader::new(&buf[..len]);
                 reader.read_bits(before as u32).unwrap();
                 let mut read = Object {
@@ -696,8 +692,14 @@ mod tests {
 
     /// The bits the generic code writes for `object`.
     fn generic_bits(object: &Object) -> (Vec<u8>, u64) {
+        generic_bits_after(0, object)
+    }
+
+    /// The same after `lead` zero bits, and the bits in all.
+    fn generic_bits_after(lead: u32, object: &Object) -> (Vec<u8>, u64) {
         let mut buf = vec![0u8; 64];
         let mut stream = WriteStream::new(&mut buf);
+        stream.serialize_bits(&mut 0, lead).unwrap();
         object.clone().serialize(&mut stream).unwrap();
         let bits = stream.bit_offset();
         stream.finish();
