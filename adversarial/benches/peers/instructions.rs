@@ -4,7 +4,7 @@
 
 use crate::aligned::Aligned;
 use crate::cachegrind;
-use crate::wire::Wire;
+use crate::wire::{self, Wire};
 use crate::workload::{self, Batch};
 use crate::{general, ours};
 use std::hint::black_box;
@@ -22,12 +22,7 @@ const PACKET_CODECS: [&str; 2] = ["ours", "bitcode"];
 /// Encodes or decodes the whole batch `rounds` times, after the same
 /// setup as the timed benchmark.
 fn repeat<In, W: Wire<In>>(batch: &Batch<In>, direction: &str, rounds: u64) {
-    let mut state = W::state();
-    let mut values: Vec<W::Value> = batch.inputs.iter().map(W::value).collect();
-    let packets: Vec<Vec<u8>> = values
-        .iter_mut()
-        .map(|v| W::encode(&mut state, v).to_vec())
-        .collect();
+    let (mut state, mut values, packets) = wire::encoded::<In, W>(batch);
     let aligned = Aligned::new(&packets);
     let packets = aligned.packets();
     for _ in 0..rounds {

@@ -48,12 +48,7 @@ struct Row {
 /// Builds the codec's values, checks every packet round-trips, counts the
 /// bytes and the allocations of a decode, then registers both benchmarks.
 fn measure<In, W: Wire<In>>(group: &mut BenchmarkGroup<'_, WallTime>, batch: &Batch<In>) -> Row {
-    let mut state = W::state();
-    let mut values: Vec<W::Value> = batch.inputs.iter().map(W::value).collect();
-    let packets: Vec<Vec<u8>> = values
-        .iter_mut()
-        .map(|v| W::encode(&mut state, v).to_vec())
-        .collect();
+    let (mut state, mut values, packets) = wire::encoded::<In, W>(batch);
     for (value, packet) in values.iter().zip(&packets) {
         assert!(
             W::decode(&mut state, packet) == *value,
