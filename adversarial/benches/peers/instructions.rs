@@ -73,14 +73,16 @@ pub fn run(workload: &str, codec: &str, direction: &str, rounds: u64) {
             match codec {
                 "ours-E" => repeat::<_, ours::OursE>(&batch, direction, rounds),
                 "ours-A-D" => repeat::<_, ours::OursBestOfAD>(&batch, direction, rounds),
-                _ => repeat::<_, general::Bitcode>(&batch, direction, rounds),
+                "bitcode" => repeat::<_, general::Bitcode>(&batch, direction, rounds),
+                _ => panic!("no codec {codec} on {workload}"),
             }
         }
         Workload::Packets(packet_type) => {
             let batch = workload::packets(packet_type);
             match codec {
                 "ours" => repeat::<_, ours::OursPackets>(&batch, direction, rounds),
-                _ => repeat::<_, general::Bitcode>(&batch, direction, rounds),
+                "bitcode" => repeat::<_, general::Bitcode>(&batch, direction, rounds),
+                _ => panic!("no codec {codec} on {workload}"),
             }
         }
     }

@@ -601,22 +601,15 @@ mod tests {
             // Bits before the object, so that it ends on a byte boundary.
             let lead = (8 - bits % 8) % 8;
             let len = usize::try_from((lead + bits) / 8).unwrap();
+            // One bit later, a moving object's head still fits.
+            let (late, late_bits) = if object.at_rest {
+                (Reached::Nothing, 0)
+            } else {
+                (Reached::Head, u64::from(HEAD_BITS))
+            };
             for (before, reached, stops) in [
                 (lead, Reached::Whole, lead + bits),
-                (
-                    lead + 1,
-                    if object.at_rest {
-                        Reached::Nothing
-                    } else {
-                        Reached::Head
-                    },
-                    lead + 1
-                        + if object.at_rest {
-                            0
-                        } else {
-                            u64::from(HEAD_BITS)
-                        },
-                ),
+                (lead + 1, late, lead + 1 + late_bits),
             ] {
                 let (buf, _) = generic_bits_after(before as u32, &object);
                 let mut reader = BitReader::new(&buf[..len]);
