@@ -16,9 +16,10 @@ mod derive_workloads;
 #[path = "../tests/reference/hand_written.rs"]
 mod hand_written;
 
-use criterion::{black_box, Criterion};
+use criterion::Criterion;
 use criterion_results::{figure, Results};
 use derive_workloads::{Direction, Who, Workload, BATCH, GROUPS};
+use std::hint::black_box;
 
 fn bench(c: &mut Criterion, name: &str) {
     let mut workload = Workload::new(name).expect("a known workload");

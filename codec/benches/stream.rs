@@ -15,10 +15,11 @@ use codec::{bits_required, CompressedFloat, ReadStream, Stream, WriteStream};
 #[allow(dead_code)] // its short defaults serve the other benchmarks
 mod criterion_results;
 
-use criterion::{black_box, Criterion, Throughput};
+use criterion::{Criterion, Throughput};
 use criterion_results::{figure, Results};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
 
 const FIELDS: usize = 1_000_000;
 const SEED: u64 = 0x5EED_0001;

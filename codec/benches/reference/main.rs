@@ -32,8 +32,9 @@ mod criterion_results;
 use aligned::Aligned;
 use codec::bits::{BitReader, BitWriter};
 use codec::ReadStream;
-use criterion::{black_box, Criterion, Throughput};
+use criterion::{Criterion, Throughput};
 use criterion_results::{figure, Results};
+use std::hint::black_box;
 
 mod packets;
 use packets::{BitsPacket, IntPacket, MixedPacket, StreamPacket, Workload};
