@@ -25,3 +25,42 @@ pub(crate) const fn low_mask(bits: u32) -> u64 {
     // `bits < 64`, so the shift cannot overflow a u64.
     (1u64 << (bits & 63)).wrapping_sub(1)
 }
+
+/// [`low_mask`] of every width below 64.
+// Evaluated by the compiler: an index out of range would fail the build.
+#[allow(clippy::indexing_slicing)]
+const LOW_MASKS: [u64; 64] = {
+    let mut masks = [0u64; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        masks[bits] = low_mask(bits as u32);
+        bits += 1;
+    }
+    masks
+};
+
+/// [`low_mask`] looked up: one load where the width is known only at run
+/// time, against a shift and a subtraction with their register moves; a
+/// constant width folds to the constant either way.
+#[inline(always)]
+pub(crate) fn low_mask_of(bits: u32) -> u64 {
+    match LOW_MASKS.get((bits & 63) as usize) {
+        Some(mask) => *mask,
+        None => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{low_mask, low_mask_of};
+
+    #[test]
+    fn the_looked_up_mask_is_the_computed_one_at_every_width() {
+        for bits in (0..200).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!(low_mask_of(bits), low_mask(bits), "width {bits}");
+        }
+        assert_eq!(low_mask_of(0), 0);
+        assert_eq!(low_mask_of(32), u64::from(u32::MAX));
+        assert_eq!(low_mask_of(63), u64::MAX >> 1);
+    }
+}

@@ -1,6 +1,6 @@
 //! [`BitReader`]: every byte the crate reads from the wire is read here.
 
-use super::low_mask;
+use super::low_mask_of;
 use crate::error::DecodeError;
 
 /// Reads bits from any byte slice.
@@ -113,7 +113,7 @@ impl<'a> BitReader<'a> {
     /// the end without a refusal, after which reads near the end are not
     /// refused either; at any width no byte outside `data` is read and
     /// nothing panics. Callers that take a width from the input bound it
-    /// first.
+    /// first. A width known only at run time has its mask looked up.
     #[inline(always)]
     pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
         debug_assert!(bits <= 32, "a field of {bits} bits");
@@ -130,15 +130,17 @@ impl<'a> BitReader<'a> {
         {
             Some(word) => u64::from_le_bytes(*word),
             None => {
+                // The last eight bytes: kept out of the fast path's way, so
+                // that a loop of reads falls through from load to load.
+                core::hint::cold_path();
                 if u64::from(bits) > self.end.wrapping_sub(self.pos) {
-                    core::hint::cold_path();
                     return Err(Self::past_end(self.pos));
                 }
                 Self::tail_word(self.tail, self.tail_start, byte)
             }
         };
         // At most 7 bits to shift out and 32 to keep: both fit the word.
-        let value = ((word >> (self.pos & 7)) & low_mask(bits)) as u32;
+        let value = ((word >> (self.pos & 7)) & low_mask_of(bits)) as u32;
         self.pos = self.pos.wrapping_add(u64::from(bits));
         Ok(value)
     }
@@ -174,7 +176,7 @@ impl<'a> BitReader<'a> {
                 Self::tail_word(self.tail, self.tail_start, byte)
             }
         };
-        let value = (word >> (self.pos & 7)) & low_mask(bits);
+        let value = (word >> (self.pos & 7)) & low_mask_of(bits);
         self.pos = self.pos.wrapping_add(u64::from(bits));
         Some(value)
     }
