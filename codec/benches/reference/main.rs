@@ -13,7 +13,10 @@
 //! Every packet is written with its fields varied by the reference's LCG
 //! each time, and read from 64 encodings in turn, each from a 64-byte
 //! boundary (`aligned.rs` says why); the encodings are checked
-//! (size, values read back) before anything is timed.
+//! (size, values read back) before anything is timed. A read gets its
+//! packet's length as a constant, as the references' reads do (see
+//! `read_packets`); `read-any-length` times the same reads with a length
+//! only the run knows.
 //!
 //! `cargo bench -p gamepacket-codec --bench reference`; the closing table is what
 //! docs/BENCHMARKS.md records.
@@ -91,10 +94,22 @@ fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> 
 
 /// `PACKETS` packets read, cycling through `encodings`; every decoded field
 /// is observed.
-fn read_packets<P: Workload>(encodings: &[&[u8]]) -> usize {
+///
+/// With `KNOWN_LENGTH`, each packet is handed over as the references'
+/// benches hand theirs: with a length the compiler knows (`P::BYTES`,
+/// which [`check`] asserts). Theirs take the length from the writes of
+/// their set-up, which fold to a constant: serialize.rs's stream read keeps
+/// no bounds check at all. Without it, the length is the encoding's, known
+/// only at run time, as in a server's receive loop.
+fn read_packets<P: Workload, const KNOWN_LENGTH: bool>(encodings: &[&[u8]]) -> usize {
     let mut total = 0;
     for i in 0..PACKETS as usize {
-        let bytes = encodings[i % VARIANTS];
+        let packet = encodings[i % VARIANTS];
+        let bytes = if KNOWN_LENGTH {
+            &packet[..P::BYTES]
+        } else {
+            packet
+        };
         let mut read = P::default();
         read.serialize(&mut ReadStream::new(bytes)).unwrap();
         black_box(&read);
@@ -145,17 +160,24 @@ fn run_packets<P: Workload>(direction: &str, rounds: u64) {
     let mut rng = 1u64;
     let mut out = [0u8; 256];
     for _ in 0..rounds {
-        if direction == "write" {
-            black_box(write_packets(&mut packet, &mut rng, &mut out));
-        } else {
-            black_box(read_packets::<P>(black_box(&encodings)));
-        }
+        match direction {
+            "write" => black_box(write_packets(&mut packet, &mut rng, &mut out)),
+            "read" => black_box(read_packets::<P, true>(black_box(&encodings))),
+            ANY_LENGTH => black_box(read_packets::<P, false>(black_box(&encodings))),
+            other => panic!("no direction {other}"),
+        };
     }
 }
 
+/// The read of a packet whose length only the run knows.
+const ANY_LENGTH: &str = "read-any-length";
+
 /// Runs `rounds` rounds of one workload (the child under cachegrind).
 fn run(workload: &str, rounds: u64) {
-    let (name, direction) = workload.rsplit_once('-').expect("<workload>-<direction>");
+    let (name, direction) = ["write", "read", ANY_LENGTH]
+        .iter()
+        .find_map(|d| Some((workload.strip_suffix(d)?.strip_suffix('-')?, *d)))
+        .expect("<workload>-<direction>");
     match name {
         "bitpacker" => {
             let values = values();
@@ -200,7 +222,7 @@ fn print_instructions() {
         ("bitpacker-read".to_string(), "64 KiB pass", 1),
     ];
     for name in PACKET_WORKLOADS {
-        for direction in ["write", "read"] {
+        for direction in ["write", "read", ANY_LENGTH] {
             rows.push((format!("{name}-{direction}"), "packet", PACKETS));
         }
     }
@@ -226,7 +248,10 @@ fn bench_packets<P: Workload>(c: &mut Criterion) {
     group.bench_function("write", |b| {
         b.iter(|| write_packets(&mut packet, &mut rng, &mut out))
     });
-    group.bench_function("read", |b| b.iter(|| read_packets::<P>(&encodings)));
+    group.bench_function("read", |b| b.iter(|| read_packets::<P, true>(&encodings)));
+    group.bench_function(ANY_LENGTH, |b| {
+        b.iter(|| read_packets::<P, false>(&encodings))
+    });
     group.finish();
 }
 
@@ -260,12 +285,16 @@ fn print_table(results: &Results, bitpacker_bytes: f64) {
         ("bitpacker", "read", "GB/s"),
         (StreamPacket::NAME, "write", "M packets/s"),
         (StreamPacket::NAME, "read", "M packets/s"),
+        (StreamPacket::NAME, ANY_LENGTH, "M packets/s"),
         (IntPacket::NAME, "write", "M packets/s"),
         (IntPacket::NAME, "read", "M packets/s"),
+        (IntPacket::NAME, ANY_LENGTH, "M packets/s"),
         (BitsPacket::NAME, "write", "M packets/s"),
         (BitsPacket::NAME, "read", "M packets/s"),
+        (BitsPacket::NAME, ANY_LENGTH, "M packets/s"),
         (MixedPacket::NAME, "write", "M packets/s"),
         (MixedPacket::NAME, "read", "M packets/s"),
+        (MixedPacket::NAME, ANY_LENGTH, "M packets/s"),
     ];
     for (group, direction, unit) in rows {
         let ours = results.median_ns(&[group, direction]).map(|ns| {

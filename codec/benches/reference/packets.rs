@@ -5,11 +5,14 @@
 //! ranges and the LCG that varies them are the reference's; the code is
 //! ours.
 //!
-//! Each `serialize` is `#[inline]`, as the derive's are: without it, a
-//! generic function defined in one module and called from another is in
-//! another codegen unit, out of the inliner's reach, and every field's
-//! position stays a run-time sum instead of a constant. The references'
-//! benches call their packets from the same file, which has that effect.
+//! Each `serialize` is `#[inline(always)]`: without a mark, a generic
+//! function defined in one module and called from another is in another
+//! codegen unit, out of the inliner's reach, and every field's position
+//! stays a run-time sum instead of a constant. The derive's `#[inline]`
+//! is not enough here: each packet is read from two loops (with a length
+//! known and unknown to the compiler), and with two callers the inliner
+//! left the stream packet's `serialize` out of line. The references'
+//! benches call their packets from one loop in the same file.
 
 use codec::{Serialize, Stream};
 
@@ -94,7 +97,7 @@ impl Workload for StreamPacket {
 }
 
 impl Serialize for StreamPacket {
-    #[inline]
+    #[inline(always)]
     fn serialize<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
         s.serialize_int(&mut self.a, -100, 100)?;
         s.serialize_int(&mut self.b, 0, 65535)?;
@@ -140,7 +143,7 @@ impl Workload for IntPacket {
 }
 
 impl Serialize for IntPacket {
-    #[inline]
+    #[inline(always)]
     fn serialize<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
         let [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9] = &mut self.f;
         s.serialize_int(f0, -100, 100)?;
@@ -188,7 +191,7 @@ impl Workload for BitsPacket {
 }
 
 impl Serialize for BitsPacket {
-    #[inline]
+    #[inline(always)]
     fn serialize<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
         s.serialize_bits(&mut self.b7, 7)?;
         s.serialize_bits(&mut self.b13, 13)?;
@@ -241,7 +244,7 @@ impl Workload for MixedPacket {
 }
 
 impl Serialize for MixedPacket {
-    #[inline]
+    #[inline(always)]
     fn serialize<S: Stream>(&mut self, s: &mut S) -> Result<(), S::Error> {
         s.serialize_int(&mut self.sequence, 0, 65535)?;
         s.serialize_bits(&mut self.ack_bits, 32)?;
