@@ -11,8 +11,10 @@
 //!   the reference's ports time beside it (`packets.rs`).
 //!
 //! Every packet is written with its fields varied by the reference's LCG
-//! each time, and read from 64 encodings in turn, each from a 64-byte
-//! boundary (`aligned.rs` says why); the encodings are checked
+//! each time, and read from 64 encodings in turn, each in a 256-byte
+//! buffer of its own as in the references' benches, from a 64-byte
+//! boundary (`aligned.rs` in the peers bench says why); the encodings are
+//! checked
 //! (size, values read back) before anything is timed. A read gets its
 //! packet's length as a constant, as the references' reads do (see
 //! `read_packets`); `read-any-length` times the same reads with a length
@@ -24,15 +26,12 @@
 //! instructions of each workload under cachegrind instead (one bitpacker
 //! pass, one packet), figures that repeat to the digit.
 
-#[path = "../../../adversarial/benches/common/aligned.rs"]
-mod aligned;
 #[path = "../common/cachegrind.rs"]
 mod cachegrind;
 #[path = "../../../adversarial/benches/common/criterion_results.rs"]
 #[allow(dead_code)] // its short defaults serve the other benchmarks
 mod criterion_results;
 
-use aligned::Aligned;
 use codec::bits::{BitReader, BitWriter};
 use codec::ReadStream;
 use criterion::{Criterion, Throughput};
@@ -92,24 +91,39 @@ fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> 
     total
 }
 
-/// `PACKETS` packets read, cycling through `encodings`; every decoded field
-/// is observed.
+/// A packet's encoding, zeros after it, in a buffer of its own: the
+/// references' benches keep theirs as `variant_buffers[64][256]`. Each
+/// starts a cache line, so that two builds read at the same offsets.
+#[repr(C, align(64))]
+struct Variant([u8; 256]);
+
+/// The encodings in their buffers.
+fn variants(encodings: &[Vec<u8>]) -> Box<[Variant; VARIANTS]> {
+    let mut variants = Box::new([const { Variant([0; 256]) }; VARIANTS]);
+    for (variant, encoding) in variants.iter_mut().zip(encodings) {
+        variant.0[..encoding.len()].copy_from_slice(encoding);
+    }
+    variants
+}
+
+/// `PACKETS` packets read, cycling through the variants; every decoded
+/// field is observed.
 ///
 /// With `KNOWN_LENGTH`, each packet is handed over as the references'
 /// benches hand theirs: with a length the compiler knows (`P::BYTES`,
 /// which [`check`] asserts). Theirs take the length from the writes of
 /// their set-up, which fold to a constant: serialize.rs's stream read keeps
-/// no bounds check at all. Without it, the length is the encoding's, known
-/// only at run time, as in a server's receive loop.
-fn read_packets<P: Workload, const KNOWN_LENGTH: bool>(encodings: &[&[u8]]) -> usize {
+/// no bounds check at all. Without it, the length is known only at run
+/// time, as in a server's receive loop.
+fn read_packets<P: Workload, const KNOWN_LENGTH: bool>(variants: &[Variant; VARIANTS]) -> usize {
+    let len = if KNOWN_LENGTH {
+        P::BYTES
+    } else {
+        black_box(P::BYTES)
+    };
     let mut total = 0;
     for i in 0..PACKETS as usize {
-        let packet = encodings[i % VARIANTS];
-        let bytes = if KNOWN_LENGTH {
-            &packet[..P::BYTES]
-        } else {
-            packet
-        };
+        let bytes = &variants[i % VARIANTS].0[..len];
         let mut read = P::default();
         read.serialize(&mut ReadStream::new(bytes)).unwrap();
         black_box(&read);
@@ -155,15 +169,14 @@ const RUN: &str = "--run-workload";
 /// Runs `rounds` rounds of one direction of one packet workload.
 fn run_packets<P: Workload>(direction: &str, rounds: u64) {
     let (mut packet, encodings) = encodings::<P>();
-    let aligned = Aligned::new(&encodings);
-    let encodings = aligned.packets();
+    let variants = variants(&encodings);
     let mut rng = 1u64;
     let mut out = [0u8; 256];
     for _ in 0..rounds {
         match direction {
             "write" => black_box(write_packets(&mut packet, &mut rng, &mut out)),
-            "read" => black_box(read_packets::<P, true>(black_box(&encodings))),
-            ANY_LENGTH => black_box(read_packets::<P, false>(black_box(&encodings))),
+            "read" => black_box(read_packets::<P, true>(black_box(&variants))),
+            ANY_LENGTH => black_box(read_packets::<P, false>(black_box(&variants))),
             other => panic!("no direction {other}"),
         };
     }
@@ -239,8 +252,7 @@ fn print_instructions() {
 fn bench_packets<P: Workload>(c: &mut Criterion) {
     let (mut packet, encodings) = encodings::<P>();
     check::<P>(&encodings);
-    let aligned = Aligned::new(&encodings);
-    let encodings = aligned.packets();
+    let variants = variants(&encodings);
     let mut rng = 1u64;
     let mut out = [0u8; 256];
     let mut group = c.benchmark_group(P::NAME);
@@ -248,9 +260,9 @@ fn bench_packets<P: Workload>(c: &mut Criterion) {
     group.bench_function("write", |b| {
         b.iter(|| write_packets(&mut packet, &mut rng, &mut out))
     });
-    group.bench_function("read", |b| b.iter(|| read_packets::<P, true>(&encodings)));
+    group.bench_function("read", |b| b.iter(|| read_packets::<P, true>(&variants)));
     group.bench_function(ANY_LENGTH, |b| {
-        b.iter(|| read_packets::<P, false>(&encodings))
+        b.iter(|| read_packets::<P, false>(&variants))
     });
     group.finish();
 }
