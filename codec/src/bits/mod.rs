@@ -31,10 +31,10 @@ pub(crate) const fn low_mask(bits: u32) -> u64 {
 #[allow(clippy::indexing_slicing)]
 const LOW_MASKS: [u64; 64] = {
     let mut masks = [0u64; 64];
-    let mut bits = 0;
+    let mut bits: usize = 0;
     while bits < 64 {
         masks[bits] = low_mask(bits as u32);
-        bits += 1;
+        bits = bits.wrapping_add(1);
     }
     masks
 };
