@@ -318,7 +318,7 @@ pub trait Stream {
 
     /// Aligns, then the 32-bit hash of `label`; a reader refuses a mismatch
     /// and reports the label.
-    #[inline]
+    #[inline(always)]
     fn serialize_check(&mut self, label: &'static str) -> Result<(), Self::Error> {
         ops::check::serialize_check(self, label)
     }
