@@ -10,12 +10,14 @@ use crate::error::EncodeError;
 /// [`EncodeError::BufferFull`] before anything of it is written.
 #[derive(Debug)]
 pub struct BitWriter<'a> {
-    buf: &'a mut [u8],
+    /// The bytes not yet stored: storing a word moves its start on, so
+    /// that the store's bounds check is one comparison.
+    rest: &'a mut [u8],
+    /// The whole buffer's length; the bytes stored are those before `rest`.
+    len: usize,
     /// Pending bits, lowest first; fewer than 64 between calls.
     scratch: u64,
     scratch_bits: u32,
-    /// How many bytes of `buf` hold flushed words.
-    flushed: usize,
     /// Bits that still fit: one counter checked and decremented per write.
     left: u64,
     capacity_bits: u64,
@@ -28,10 +30,10 @@ impl<'a> BitWriter<'a> {
     pub fn new(buf: &'a mut [u8]) -> Self {
         let capacity_bits = (buf.len() as u64).saturating_mul(8);
         Self {
-            buf,
+            len: buf.len(),
+            rest: buf,
             scratch: 0,
             scratch_bits: 0,
-            flushed: 0,
             left: capacity_bits,
             capacity_bits,
         }
@@ -51,46 +53,52 @@ impl<'a> BitWriter<'a> {
         self.left
     }
 
+    /// Bytes of the buffer that hold stored words.
+    #[inline(always)]
+    const fn stored(&self) -> usize {
+        self.len.wrapping_sub(self.rest.len())
+    }
+
+    /// Refuses a write that does not fit. Where it stands is counted from
+    /// the bytes stored and the bits pending, which the write has not
+    /// touched yet: from `left`, the room check would keep a copy of the
+    /// count it had before subtracting, for this path alone.
     #[cold]
     fn full(&self) -> EncodeError {
         EncodeError::BufferFull {
-            at: self.bits_written(),
+            at: (self.stored() as u64)
+                .wrapping_mul(8)
+                .wrapping_add(u64::from(self.scratch_bits & 63)),
         }
     }
 
     /// Adds `bits` bits of `value` (`bits` in `0..=64`, `value` holding
-    /// no higher bit) to the pending bits, and stores the 64 pending bits
-    /// as one word when they fill it. The caller has counted the bits
-    /// against the room. Any other `bits` or `value` stores wrong bits, but
-    /// never a word past the room counted: the bits pending are
-    /// `scratch_bits & 63` wherever they are read.
+    /// no higher bit) to the `pending` bits, which are `scratch_bits`, and
+    /// stores the 64 pending bits as one word when they fill it. The caller
+    /// has counted the bits against the room. Any other `bits`, `value` or
+    /// `pending` stores wrong bits, but never a word past the room counted:
+    /// the shifts wrap and the store is bounds-checked.
     #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32) {
-        // Fewer than 64 bits are pending between calls; masked, so that
-        // the compiler knows it too, and a 64-bit write stores its word
-        // without a test. A word stored on every write instead made the
-        // scratch a chain of selects (peers bench, scene E's encode).
-        let pending = self.scratch_bits & 63;
-        self.scratch |= value << pending;
+    fn push(&mut self, value: u64, bits: u32, pending: u32) {
+        self.scratch |= value.wrapping_shl(pending);
         let total = pending.wrapping_add(bits);
         if total >= 64 {
             // Out of the way: most writes leave the word pending, and their
             // path is then the loop's fall-through, one taken branch.
             core::hint::cold_path();
             // Every one of these 64 bits is written, and the room check
-            // counted them, so the eight bytes exist.
-            if let Some(word) = self
-                .buf
-                .get_mut(self.flushed..)
-                .and_then(|rest| rest.first_chunk_mut::<8>())
-            {
+            // counted them, so the eight bytes exist (were they not, the
+            // writer would be left with no byte to store into).
+            // `rest` is set before the byte store, which may alias it, so
+            // that the empty slice `take` leaves is never written out.
+            if let Some((word, after)) = core::mem::take(&mut self.rest).split_first_chunk_mut() {
+                self.rest = after;
                 *word = self.scratch.to_le_bytes();
             }
-            self.flushed = self.flushed.wrapping_add(8);
             // What of `value` did not fit, `value >> (64 - pending)`, in two
             // shifts below 64 (`pending ^ 63` is `63 - pending`), so that
             // none is left when nothing was pending.
-            self.scratch = (value >> 1) >> (pending ^ 63);
+            self.scratch = (value >> 1).wrapping_shr(pending ^ 63);
             self.scratch_bits = total.wrapping_sub(64);
         } else {
             self.scratch_bits = total;
@@ -115,7 +123,9 @@ impl<'a> BitWriter<'a> {
             return Err(self.full());
         }
         self.left = self.left.wrapping_sub(u64::from(bits));
-        self.push(u64::from(value), bits);
+        // Unmasked: the count is below 64 between calls, and a mask here
+        // would lengthen the chain from one field's count to the next.
+        self.push(u64::from(value), bits, self.scratch_bits);
         Ok(())
     }
 
@@ -137,7 +147,11 @@ impl<'a> BitWriter<'a> {
         } else {
             value & low_mask(bits)
         };
-        self.push(value, bits);
+        // Masked, so that the compiler knows fewer than 64 bits are
+        // pending and a 64-bit write stores its word without a test. A word
+        // stored on every write instead made the scratch a chain of selects
+        // (peers bench, scene E's encode).
+        self.push(value, bits, self.scratch_bits & 63);
         true
     }
 
@@ -163,7 +177,7 @@ impl<'a> BitWriter<'a> {
     fn flush_scratch(&mut self) {
         let word = self.scratch.to_le_bytes();
         let count = (self.scratch_bits & 63).div_ceil(8) as usize;
-        let rest = self.buf.get_mut(self.flushed..).unwrap_or_default();
+        let rest = core::mem::take(&mut self.rest);
         match rest.first_chunk_mut::<8>() {
             Some(dst) => *dst = word,
             None => {
@@ -172,7 +186,7 @@ impl<'a> BitWriter<'a> {
                 }
             }
         }
-        self.flushed = self.flushed.wrapping_add(count);
+        self.rest = advance(rest, count);
         self.scratch = 0;
         self.scratch_bits = 0;
     }
@@ -186,11 +200,13 @@ impl<'a> BitWriter<'a> {
             return Err(self.full());
         }
         self.flush_scratch();
-        let end = self.flushed.wrapping_add(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.flushed..end) {
+        // The room check counted these bytes, so they exist.
+        if let Some((dst, after)) =
+            core::mem::take(&mut self.rest).split_at_mut_checked(bytes.len())
+        {
+            self.rest = after;
             dst.copy_from_slice(bytes);
         }
-        self.flushed = end;
         self.left = self.left.wrapping_sub(bits);
         Ok(())
     }
@@ -202,35 +218,36 @@ impl<'a> BitWriter<'a> {
     /// other writer keeps only those of the last byte.
     #[inline(always)]
     pub(crate) fn storing(&mut self) -> Option<StoringWriter<'_>> {
-        let flushed = self.flushed;
-        let dst = self
-            .buf
-            .get_mut(flushed..)
-            .and_then(<[u8]>::first_chunk_mut::<8>)?;
+        let dst = self.rest.first_chunk_mut::<8>()?;
         *dst = self.scratch.to_le_bytes();
         // Whole bytes pending: at most 7, so the shift stays below 64.
         let whole = (self.scratch_bits & 63) >> 3;
         Some(StoringWriter {
-            buf: &mut *self.buf,
-            byte: flushed.wrapping_add(whole as usize),
+            buf: &mut *self.rest,
+            byte: whole as usize,
             pending: self.scratch >> ((whole.wrapping_mul(8)) & 63),
             pending_bits: self.scratch_bits & 7,
         })
     }
 
     /// Takes over from a [`StoringWriter`] made by [`BitWriter::storing`],
-    /// which stood at `state` when it stopped. A state behind this writer
-    /// or past its buffer is left alone.
+    /// which stood at `state` when it stopped (counted, as that writer
+    /// counts, from the first byte this one had not stored). A state behind
+    /// this writer or past its buffer is left alone.
     #[inline(always)]
     pub(crate) fn catch_up(&mut self, state: StoringState) {
+        // A slice's length times 8 fits in 64 bits.
         let written = (state.byte as u64)
-            .saturating_mul(8)
-            .saturating_add(u64::from(state.pending_bits));
-        if written >= self.bits_written() && written <= self.capacity_bits {
+            .wrapping_mul(8)
+            .wrapping_add(u64::from(state.pending_bits));
+        // The bits it wrote past this writer's position; the room is
+        // `left` bits from there.
+        let ahead = written.checked_sub(u64::from(self.scratch_bits & 63));
+        if let Some(ahead) = ahead.filter(|&ahead| ahead <= self.left) {
+            self.rest = advance(core::mem::take(&mut self.rest), state.byte);
             self.scratch = state.pending;
             self.scratch_bits = state.pending_bits;
-            self.flushed = state.byte;
-            self.left = self.capacity_bits.wrapping_sub(written);
+            self.left = self.left.wrapping_sub(ahead);
         }
     }
 
@@ -240,8 +257,14 @@ impl<'a> BitWriter<'a> {
     #[inline]
     pub fn finish(mut self) -> usize {
         self.flush_scratch();
-        self.flushed
+        self.stored()
     }
+}
+
+/// `rest` without its first `count` bytes; empty when it is shorter.
+#[inline(always)]
+fn advance(rest: &mut [u8], count: usize) -> &mut [u8] {
+    rest.get_mut(count..).unwrap_or_default()
 }
 
 /// What a writing stream's fast paths write through: a whole run of
