@@ -79,7 +79,7 @@ impl<'a> BitWriter<'a> {
     /// `pending` stores wrong bits, but never a word past the room counted:
     /// the shifts wrap and the store is bounds-checked.
     #[inline(always)]
-    fn push(&mut self, value: u64, bits: u32, pending: u32) {
+    fn push<const WIDE: bool>(&mut self, value: u64, bits: u32, pending: u32) {
         self.scratch |= value.wrapping_shl(pending);
         let total = pending.wrapping_add(bits);
         if total >= 64 {
@@ -95,10 +95,18 @@ impl<'a> BitWriter<'a> {
                 self.rest = after;
                 *word = self.scratch.to_le_bytes();
             }
-            // What of `value` did not fit, `value >> (64 - pending)`, in two
-            // shifts below 64 (`pending ^ 63` is `63 - pending`), so that
-            // none is left when nothing was pending.
-            self.scratch = (value >> 1).wrapping_shr(pending ^ 63);
+            // What of `value` did not fit, `value >> (64 - pending)`.
+            self.scratch = if WIDE {
+                // In two shifts below 64 (`pending ^ 63` is `63 - pending`),
+                // so that none is left when nothing was pending.
+                (value >> 1).wrapping_shr(pending ^ 63)
+            } else {
+                // A write of 32 bits or fewer fills the word only over 32 or
+                // more pending, so the shift is below 64. One shift: the two
+                // of the wide form share a mask with the shift above, which
+                // then stays on every write instead of folding into it.
+                value.wrapping_shr(64u32.wrapping_sub(pending))
+            };
             self.scratch_bits = total.wrapping_sub(64);
         } else {
             self.scratch_bits = total;
@@ -125,7 +133,7 @@ impl<'a> BitWriter<'a> {
         self.left = self.left.wrapping_sub(u64::from(bits));
         // Unmasked: the count is below 64 between calls, and a mask here
         // would lengthen the chain from one field's count to the next.
-        self.push(u64::from(value), bits, self.scratch_bits);
+        self.push::<false>(u64::from(value), bits, self.scratch_bits);
         Ok(())
     }
 
@@ -151,7 +159,7 @@ impl<'a> BitWriter<'a> {
         // pending and a 64-bit write stores its word without a test. A word
         // stored on every write instead made the scratch a chain of selects
         // (peers bench, scene E's encode).
-        self.push(value, bits, self.scratch_bits & 63);
+        self.push::<true>(value, bits, self.scratch_bits & 63);
         true
     }
 
