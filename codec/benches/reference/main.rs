@@ -14,8 +14,7 @@
 //! each time, and read from 64 encodings in turn, each in a 256-byte
 //! buffer of its own as in the references' benches, from a 64-byte
 //! boundary (`aligned.rs` in the peers bench says why); the encodings are
-//! checked
-//! (size, values read back) before anything is timed. A read gets its
+//! checked (size, values read back) before anything is timed. A read gets its
 //! packet's length as a constant, as the references' reads do (see
 //! `read_packets`); `read-any-length` times the same reads with a length
 //! only the run knows.
