@@ -32,12 +32,6 @@ const CRC_BITS: u32 = 32;
 /// Bytes of the CRC field.
 const CRC_BYTES: usize = 4;
 
-/// What the CRC is computed over before the packet: the id's bytes (8 at
-/// most) and the CRC field, zeroed. A literal, checked below: a size
-/// expression here could grow without effect, an equivalent mutant.
-const HEAD_BYTES: usize = 12;
-const _: () = assert!(HEAD_BYTES == 8 + CRC_BYTES);
-
 /// A protocol id: 32 or 64 bits, mixed into the CRC and never sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProtocolId {
@@ -52,23 +46,16 @@ impl ProtocolId {
     /// as if its CRC field held zero.
     #[must_use]
     pub fn crc32(self, packet: &[u8]) -> u32 {
-        // The id and the zeroed CRC field as one update: each update is a
-        // call of its own, a real cost beside a small packet's decode.
-        let mut head = [0u8; HEAD_BYTES];
-        let head_bytes = match self {
-            Self::Bits32(id) => {
-                if let Some(dst) = head.first_chunk_mut::<4>() {
-                    *dst = id.to_le_bytes();
-                }
-                const { 4 + CRC_BYTES }
-            }
-            Self::Bits64(id) => {
-                if let Some(dst) = head.first_chunk_mut::<8>() {
-                    *dst = id.to_le_bytes();
-                }
-                const { 8 + CRC_BYTES }
-            }
+        // The id's bytes and the zeroed CRC field as one update: each
+        // update is a call of its own, a real cost beside a small packet.
+        // They are one value's bytes, stored whole: an id stored over
+        // zeros would leave the CRC's first 8-byte load spanning two
+        // stores, which a processor cannot forward, so it would wait.
+        let (id, head_bytes) = match self {
+            Self::Bits32(id) => (u128::from(id), const { 4 + CRC_BYTES }),
+            Self::Bits64(id) => (u128::from(id), const { 8 + CRC_BYTES }),
         };
+        let head = id.to_le_bytes();
         let mut hasher = crc32fast::Hasher::new();
         hasher.update(head.get(..head_bytes).unwrap_or_default());
         hasher.update(packet.get(CRC_BYTES..).unwrap_or_default());
