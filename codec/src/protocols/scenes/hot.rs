@@ -98,7 +98,7 @@ impl HotPath for ObjectPath<'_> {
 
     #[inline(always)]
     fn read(self, stream: &mut ReadStream<'_>) -> Reached {
-        read_object::<true>(stream.reader(), self.0)
+        read_object(stream.reader(), self.0)
     }
 
     #[inline(always)]
@@ -108,12 +108,12 @@ impl HotPath for ObjectPath<'_> {
 }
 
 /// The fields of a record (at most a window wide) from one window, when the
-/// input holds a whole window (or, with `TO_END`, the record), consumed
+/// input holds the record, consumed
 /// only when each is at most its `maxes` and `accept` approves them. The
 /// widths and bounds are constants, so each field costs a shift, a mask
 /// and a comparison, and no branch is taken until all are read.
 #[inline(always)]
-fn read_record<const N: usize, const TO_END: bool>(
+fn read_record<const N: usize>(
     reader: &mut BitReader<'_>,
     widths: [u32; N],
     maxes: [u32; N],
@@ -123,9 +123,10 @@ fn read_record<const N: usize, const TO_END: bool>(
     let window = match reader.window() {
         Some(window) => window,
         // Within the last sixteen bytes, from what is left when the record
-        // is in it, so that a packet's last object is read here too; not in
-        // a loop that reads ahead, whose registers the branch would cost.
-        None if TO_END && u64::from(total) <= reader.bits_remaining() => reader.window_to_end(),
+        // is in it, so that a packet's last objects are read here too, in
+        // the read-ahead loop as well: handing them to the generic code
+        // cost more than the branch costs the loop.
+        None if u64::from(total) <= reader.bits_remaining() => reader.window_to_end(),
         None => return None,
     };
     let mut shift = 0u32;
@@ -146,15 +147,15 @@ fn read_record<const N: usize, const TO_END: bool>(
 }
 
 /// An object as two records, the velocities only when it moves: what its
-/// `serialize` reads, as far as the records are whole in a window (with
-/// `TO_END`, in the input), in range, and the quaternion valid.
+/// `serialize` reads, as far as the records are whole in the input, in
+/// range, and the quaternion valid.
 #[inline(always)]
-fn read_object<const TO_END: bool>(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
+fn read_object(reader: &mut BitReader<'_>, object: &mut Object) -> Reached {
     let orientation = |f: &[u32; 8]| {
         let [_, _, _, largest, a, b, c, _] = *f;
         SmallestThree::from_fields([largest, a, b, c])
     };
-    let head = read_record::<8, TO_END>(reader, HEAD_WIDTHS, HEAD_MAXES, |f| {
+    let head = read_record::<8>(reader, HEAD_WIDTHS, HEAD_MAXES, |f| {
         orientation(f).is_valid()
     });
     let Some(fields) = head else {
@@ -170,7 +171,7 @@ fn read_object<const TO_END: bool>(reader: &mut BitReader<'_>, object: &mut Obje
         return Reached::Whole;
     }
     let Some([a, b, c, d, e, f]) =
-        read_record::<6, TO_END>(reader, VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
+        read_record::<6>(reader, VELOCITY_WIDTHS, VELOCITY_MAXES, |_| true)
     else {
         return Reached::Head;
     };
@@ -305,7 +306,7 @@ fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> b
     slots.push(Slot::at(index));
     let read = slots
         .last_mut()
-        .is_some_and(|slot| read_object::<false>(reader, &mut slot.object) == Reached::Whole);
+        .is_some_and(|slot| read_object(reader, &mut slot.object) == Reached::Whole);
     if !read {
         reader.seek_back(start);
         slots.pop();
@@ -584,7 +585,7 @@ mod tests {
                 at_rest: !object.at_rest,
                 ..Object::default()
             };
-            assert_eq!(read_object::<true>(&mut reader, &mut read), Reached::Whole);
+            assert_eq!(read_object(&mut reader, &mut read), Reached::Whole);
             assert_eq!((read, reader.bits_read()), (object, bits));
         }
     }
@@ -618,11 +619,7 @@ mod tests {
                     at_rest: !object.at_rest,
                     ..Object::default()
                 };
-                assert_eq!(
-                    read_object::<true>(&mut reader, &mut read),
-                    reached,
-                    "{object:?}"
-                );
+                assert_eq!(read_object(&mut reader, &mut read), reached, "{object:?}");
                 assert_eq!(reader.bits_read(), stops, "{object:?}");
                 if reached == Reached::Whole {
                     assert_eq!(read, object);
