@@ -108,10 +108,10 @@ impl HotPath for ObjectPath<'_> {
 }
 
 /// The fields of a record (at most a window wide) from one window, when the
-/// input holds the record, consumed
-/// only when each is at most its `maxes` and `accept` approves them. The
-/// widths and bounds are constants, so each field costs a shift, a mask
-/// and a comparison, and no branch is taken until all are read.
+/// input holds the record, consumed only when each is at most its `maxes`
+/// and `accept` approves them. The widths and bounds are constants, so
+/// each field costs a shift, a mask and a comparison, and no branch is
+/// taken until all are read.
 #[inline(always)]
 fn read_record<const N: usize>(
     reader: &mut BitReader<'_>,
