@@ -7,9 +7,10 @@
 //! written as two wide writes. Scene E's loop reads and writes its gaps
 //! and objects on a copy of the reader or writer that the compiler keeps
 //! in registers, and hands the position back when it stops. Nothing here
-//! refuses: where a record is out of range, a code is not in the table, or
-//! the input or buffer nears its end, it stops, and the generic code goes
-//! on from that item, reading, writing or refusing it as it always does.
+//! refuses: where a record is out of range or not whole in the input, a
+//! code is not in the table or not within eight bytes of input, or the
+//! buffer nears its end, it stops, and the generic code goes on from that
+//! item, reading, writing or refusing it as it always does.
 //! The differential tests (`codec/tests/hot_paths.rs`) hold every path
 //! here equal to the generic code on any input.
 
