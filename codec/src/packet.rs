@@ -46,21 +46,33 @@ impl ProtocolId {
     /// as if its CRC field held zero.
     #[must_use]
     pub fn crc32(self, packet: &[u8]) -> u32 {
-        // The id's bytes and the zeroed CRC field as one update: each
-        // update is a call of its own, a real cost beside a small packet.
-        // They are one value's bytes, stored whole: an id stored over
-        // zeros would leave the CRC's first 8-byte load spanning two
-        // stores, which a processor cannot forward, so it would wait.
-        let (id, head_bytes) = match self {
-            Self::Bits32(id) => (u128::from(id), const { 4 + CRC_BYTES }),
-            Self::Bits64(id) => (u128::from(id), const { 8 + CRC_BYTES }),
-        };
-        let head = id.to_le_bytes();
-        let mut hasher = crc32fast::Hasher::new();
-        hasher.update(head.get(..head_bytes).unwrap_or_default());
-        hasher.update(packet.get(CRC_BYTES..).unwrap_or_default());
-        hasher.finalize()
+        crc32_after(self.head_crc(), packet)
     }
+
+    /// The CRC32 of the id's little-endian bytes and a zeroed CRC field: the
+    /// part of every packet's CRC that its bytes do not change. A const fn
+    /// (crc32fast has none), so a protocol's is computed when it is built.
+    const fn head_crc(self) -> u32 {
+        const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+        match self {
+            Self::Bits32(id) => {
+                let [a, b, c, d] = id.to_le_bytes();
+                CRC32.checksum(&[a, b, c, d, 0, 0, 0, 0])
+            }
+            Self::Bits64(id) => {
+                let [a, b, c, d, e, f, g, h] = id.to_le_bytes();
+                CRC32.checksum(&[a, b, c, d, e, f, g, h, 0, 0, 0, 0])
+            }
+        }
+    }
+}
+
+/// The CRC32 of a packet whose head (see [`ProtocolId::head_crc`]) has
+/// `head_crc`, continued over the packet's bytes after its CRC field.
+fn crc32_after(head_crc: u32, packet: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new_with_initial(head_crc);
+    hasher.update(packet.get(CRC_BYTES..).unwrap_or_default());
+    hasher.finalize()
 }
 
 /// A protocol's packet: declares the protocol and serializes the payload.
@@ -164,7 +176,8 @@ pub fn encode<P: Packet>(packet: &mut P, buf: &mut [u8]) -> Result<usize, Encode
     let mut stream = WriteStream::new(buf);
     serialize_packet(packet, &mut stream)?;
     let len = stream.finish();
-    let crc = P::PROTOCOL_ID.crc32(buf.get(..len).unwrap_or_default());
+    let packet_bytes = buf.get(..len).unwrap_or_default();
+    let crc = crc32_after(const { P::PROTOCOL_ID.head_crc() }, packet_bytes);
     if let Some(field) = buf.first_chunk_mut::<CRC_BYTES>() {
         *field = crc.to_le_bytes();
     }
@@ -200,7 +213,7 @@ pub fn check_framing<P: Packet>(bytes: &[u8]) -> Result<(), DecodeError> {
         return Err(DecodeError::PastEnd { at: 0 });
     };
     let found = u32::from_le_bytes(*crc_field);
-    let expected = P::PROTOCOL_ID.crc32(bytes);
+    let expected = crc32_after(const { P::PROTOCOL_ID.head_crc() }, bytes);
     if found != expected {
         return Err(DecodeError::BadCrc { expected, found });
     }

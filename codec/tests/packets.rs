@@ -95,6 +95,29 @@ fn a_64_bit_protocol_id_prefixes_eight_bytes() {
     assert_eq!(wide.crc32(&packet), crc32fast::hash(&prefixed));
 }
 
+/// Both widths of id against a plain CRC32 of the id's bytes, a zeroed CRC
+/// field and the rest: every byte of the id counts, the field's do not.
+#[test]
+fn the_crc_covers_the_whole_id_and_not_the_crc_field() {
+    let packet = [0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    let body = packet.get(4..).unwrap();
+    let ids = [
+        (
+            ProtocolId::Bits32(0x89ab_cdef),
+            0x89ab_cdefu32.to_le_bytes().to_vec(),
+        ),
+        (
+            ProtocolId::Bits64(0x0123_4567_89ab_cdef),
+            0x0123_4567_89ab_cdefu64.to_le_bytes().to_vec(),
+        ),
+    ];
+    for (id, mut plain) in ids {
+        plain.extend_from_slice(&[0; 4]);
+        plain.extend_from_slice(body);
+        assert_eq!(id.crc32(&packet), crc32fast::hash(&plain), "{id:?}");
+    }
+}
+
 /// Reports name packet types: a derived protocol by its variants, and no
 /// type past the last; a hand-written one names none unless it says.
 #[test]
