@@ -168,6 +168,48 @@ impl Report {
     pub fn passed(&self) -> bool {
         self.rows.iter().all(|(_, _, t)| t.clean()) && self.conversations.passed()
     }
+
+    /// Cases and conversations judged, over every target and endpoint.
+    #[must_use]
+    pub fn judged(&self) -> u64 {
+        self.rows.iter().map(|(_, _, t)| t.cases).sum::<u64>() + self.conversations.cases()
+    }
+}
+
+/// Why `report`, run from `config`, judged nothing, if it did: a campaign
+/// of zero cases would pass whatever the readers do, so every caller
+/// refuses it with these words.
+#[must_use]
+pub fn judged_nothing(config: &Config, report: &Report) -> Option<String> {
+    if report.judged() > 0 {
+        return None;
+    }
+    if config.targets.is_empty() && config.endpoints.is_empty() {
+        return Some("no case judged: there is no target and no endpoint to attack".into());
+    }
+    let names = |names: Vec<&str>| names.join(", ");
+    let mut why = Vec::new();
+    if !config.targets.is_empty() {
+        let targets = names(config.targets.iter().map(|t| t.name()).collect());
+        why.push(if config.classes.is_empty() {
+            format!("no class was chosen for {targets}")
+        } else {
+            format!(
+                "none of the classes chosen ({}) found a field to lie in on {targets} \
+                 (duplicate-index needs an index subset, future-version a versioned save, ...)",
+                names(config.classes.iter().map(|c| c.name()).collect())
+            )
+        });
+    }
+    if !config.endpoints.is_empty() {
+        let endpoints = names(config.endpoints.iter().map(|e| e.name()).collect());
+        why.push(if config.state_classes.is_empty() {
+            format!("no lie across packets was chosen for {endpoints}")
+        } else {
+            format!("no conversation was built for {endpoints}")
+        });
+    }
+    Some(format!("no case judged: {}", why.join("; ")))
 }
 
 fn same_failure(a: &Outcome, b: &Outcome) -> bool {
@@ -196,21 +238,24 @@ fn shrink_budget(outcome: &Outcome) -> usize {
 /// Shrinks a failure that does not depend on the lie (a panic, a death, a
 /// hang, a non-canonical accept, an allocation beyond the bound); any
 /// other failure is kept as it is, since its owed verdict belongs to those
-/// bytes.
+/// bytes. A shrunk case is described by its own bytes: its outcome is the
+/// one the shrunk input got, which `replay` of it gives again, and its lie
+/// names no bit of the larger input it came from.
 fn minimize(
     target: &dyn Target,
     mut worker: Option<&mut Worker<'_>>,
-    case: &Case,
-    outcome: &Outcome,
-) -> Vec<u8> {
+    case: Case,
+    outcome: Outcome,
+) -> (Case, Outcome) {
     if matches!(
         outcome,
         Outcome::AsOwed | Outcome::OtherError(_) | Outcome::Accepted
     ) {
-        return case.bytes.clone();
+        return (case, outcome);
     }
     let framing = target.framing();
-    shrink_within(&case.bytes, shrink_budget(outcome), |candidate| {
+    let mut last = None;
+    let bytes = shrink_within(&case.bytes, shrink_budget(&outcome), |candidate| {
         framing.seal(candidate);
         let probe = Case {
             class: case.class,
@@ -218,8 +263,64 @@ fn minimize(
             owed: Owed::Anything,
             lie: String::new(),
         };
-        same_failure(&judge_in(target, worker.as_deref_mut(), &probe), outcome)
-    })
+        let judged = judge_in(target, worker.as_deref_mut(), &probe);
+        let same = same_failure(&judged, &outcome);
+        if same {
+            last = Some(judged);
+        }
+        same
+    });
+    match last {
+        Some(shrunk_outcome) if bytes != case.bytes => {
+            let lie = format!(
+                "shrunk to {} bytes from a {}-byte case whose lie was {:?}",
+                bytes.len(),
+                case.bytes.len(),
+                without_positions(&case.lie),
+            );
+            let shrunk = Case {
+                class: case.class,
+                bytes,
+                owed: Owed::Anything,
+                lie,
+            };
+            (shrunk, shrunk_outcome)
+        }
+        _ => (case, outcome),
+    }
+}
+
+/// A lie's words without the places it names ("at bit 93927", "byte 12"):
+/// they are places in the input before shrinking, which the shrunk one
+/// may lack.
+fn without_positions(lie: &str) -> String {
+    let words: Vec<&str> = lie.split_whitespace().collect();
+    let mut kept: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(word) = words.get(i) {
+        let next = |k: usize| words.get(i + k).copied().unwrap_or("");
+        let place = |w: &str| matches!(w, "bit" | "byte");
+        let number = |w: &str| w.trim_end_matches([',', ';', ':']).parse::<u64>().is_ok();
+        let skip = if *word == "at" && place(next(1)) && number(next(2)) {
+            3
+        } else if place(word) && number(next(1)) {
+            2
+        } else {
+            0
+        };
+        if skip == 0 {
+            kept.push((*word).to_string());
+            i += 1;
+            continue;
+        }
+        // The number's punctuation stays, on the word before it.
+        let tail = next(skip - 1).trim_start_matches(|c: char| c.is_ascii_digit());
+        if let Some(last) = kept.last_mut() {
+            last.push_str(tail);
+        }
+        i += skip;
+    }
+    kept.join(" ")
 }
 
 fn write_crash(dir: &Path, target: &str, class: Class, bytes: &[u8]) -> Option<PathBuf> {
@@ -540,22 +641,22 @@ fn run_packets(config: &Config, budget: Budget) -> Report {
             .map(|isolation| Worker::new(isolation, target.name()));
         for (slot, case, outcome) in merged.kept {
             let class = config.classes.get(slot).copied().unwrap_or(case.class);
-            let bytes = if config.shrink {
-                minimize(*target, worker.as_mut(), &case, &outcome)
+            let (case, outcome) = if config.shrink {
+                minimize(*target, worker.as_mut(), case, outcome)
             } else {
-                case.bytes.clone()
+                (case, outcome)
             };
             let file = config
                 .crash_dir
                 .as_deref()
-                .and_then(|dir| write_crash(dir, target.name(), class, &bytes));
+                .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             report.failures.push(Failure {
                 target: target.name(),
                 class,
                 lie: case.lie,
                 outcome,
                 owed: case.owed,
-                bytes,
+                bytes: case.bytes,
                 file,
             });
         }
@@ -591,4 +692,27 @@ fn progress_bar(config: &Config, budget: Budget) -> ProgressBar {
     }
     bar.set_message(format!("{} jobs", config.jobs.max(1)));
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_positions;
+
+    #[test]
+    fn a_shrunk_lie_names_no_place_of_the_larger_input() {
+        for (lie, left) in [
+            ("sentinel at bit 93927 := 3", "sentinel := 3"),
+            ("padding bit 50", "padding"),
+            ("cut at the sentinel, bit 40", "cut at the sentinel,"),
+            (
+                "quaternion at bit 7: every component at its top code",
+                "quaternion: every component at its top code",
+            ),
+            ("string byte 12", "string"),
+            ("3 bits flipped", "3 bits flipped"),
+            ("cut to 6 bytes", "cut to 6 bytes"),
+        ] {
+            assert_eq!(without_positions(lie), left, "{lie}");
+        }
+    }
 }

@@ -104,15 +104,33 @@ impl Campaign {
     }
 
     /// This many cases per target.
+    ///
+    /// # Panics
+    ///
+    /// When `cases` is 0, as `--cases 0` is refused: nothing would be judged.
     #[must_use]
+    #[track_caller]
     pub fn cases(mut self, cases: u64) -> Self {
+        assert!(
+            cases > 0,
+            "check::campaign(..).cases(0) would judge nothing: give at least 1 case"
+        );
         self.config.budget = Budget::Cases(cases);
         self
     }
 
     /// This many seconds in all, split between the targets.
+    ///
+    /// # Panics
+    ///
+    /// When `seconds` is not a finite number above 0, as `--seconds` refuses.
     #[must_use]
+    #[track_caller]
     pub fn seconds(mut self, seconds: f64) -> Self {
+        assert!(
+            seconds.is_finite() && seconds > 0.0,
+            "check::campaign(..).seconds({seconds}) would judge nothing: give a number of seconds above 0"
+        );
         self.config.budget = Budget::Seconds(seconds);
         self
     }
@@ -146,6 +164,7 @@ impl Campaign {
     /// `adversarial::count_allocations!();` to the test file, or the bound on
     /// what a read may allocate would hold trivially.
     #[must_use]
+    #[track_caller]
     pub fn report(self) -> Report {
         require_counting("adversarial::check::campaign");
         campaign::run(&self.config)
@@ -158,10 +177,16 @@ impl Campaign {
     /// # Panics
     ///
     /// With the table and every kept failure (shrunk, in hex) when a case
-    /// did not get its verdict; and as [`Campaign::report`] does.
+    /// did not get its verdict; when no case was judged at all (no target,
+    /// or no class with a field to lie in), saying why; and as
+    /// [`Campaign::report`] does. The panic points at the caller's line.
     #[track_caller]
     pub fn run(self) -> Report {
-        let report = self.report();
+        require_counting("adversarial::check::campaign");
+        let report = campaign::run(&self.config);
+        if let Some(why) = campaign::judged_nothing(&self.config, &report) {
+            panic!("{why}");
+        }
         assert!(report.passed(), "{}", failure_message(&report));
         print!("{}", campaign_table(&report, Listed::Below));
         report

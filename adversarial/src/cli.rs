@@ -241,7 +241,8 @@ struct CampaignArgs {
     in_process: bool,
     /// How long one case may run in a worker before it is killed and
     /// counted as hung.
-    #[arg(long, default_value_t = 2000, value_name = "MS")]
+    #[arg(long, default_value_t = 2000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     case_deadline_ms: u64,
 }
 
@@ -461,7 +462,27 @@ fn state_class(text: &str) -> Result<StateClass, String> {
         })
 }
 
+/// Opens `path` for writing now, so that a path that cannot be written
+/// fails before the campaign runs rather than after.
+fn output_file(path: Option<&Path>) -> Result<Option<(&Path, std::fs::File)>, String> {
+    path.map(|path| {
+        std::fs::File::create(path)
+            .map(|file| (path, file))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    })
+    .transpose()
+}
+
+/// Writes `text` to an output file opened by [`output_file`].
+fn finish_output((path, mut file): (&Path, std::fs::File), text: &str) -> Result<(), String> {
+    use std::io::Write;
+    file.write_all(text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> {
+    let html = output_file(args.html.as_deref())?;
+    let json = output_file(args.json.as_deref())?;
     let (targets, endpoints) = registry.take_all(&args.targets)?;
     let state_classes = if args.state_classes.is_empty() {
         StateClass::ALL.to_vec()
@@ -496,9 +517,12 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         jobs: args.jobs.unwrap_or_else(campaign::cores),
     };
     let report = campaign::run(&config);
+    if let Some(why) = campaign::judged_nothing(&config, &report) {
+        return Err(why);
+    }
     eprint!("{}", report::failures_text(&report));
     print!("{}", report::campaign_table(&report, report::Listed::Above));
-    if let Some(path) = &args.html {
+    if let Some(output) = html {
         let settings = crate::page::Settings {
             budget: match budget {
                 Budget::Seconds(s) => format!("{s} s"),
@@ -516,12 +540,12 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         let page = crate::page::campaign_html(&report, &settings, |failure| {
             crate::page::failure_picture(&config.targets, failure)
         });
-        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+        finish_output(output, &page)?;
     }
-    if let Some(path) = args.json {
+    if let Some(output) = json {
         let text = serde_json::to_string_pretty(&report::campaign_json(&report))
             .map_err(|e| e.to_string())?;
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        finish_output(output, &text)?;
     }
     Ok(report.passed())
 }
@@ -655,6 +679,7 @@ const STATEFUL_PORTS: usize = 16;
 const UNSTATED_LINK_PACKET: usize = 1200;
 
 fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
+    let json = output_file(args.json.as_deref())?;
     let target = registry.named(&args.target)?;
     let config = flood::FloodConfig {
         endpoint: args.endpoint,
@@ -671,10 +696,10 @@ fn run_flood(registry: &Registry, args: &FloodArgs) -> Result<bool, String> {
     };
     let report = flood::flood(target, &config).map_err(|e| e.to_string())?;
     println!("{}", report::flood_text(&report));
-    if let Some(path) = &args.json {
+    if let Some(output) = json {
         let text = serde_json::to_string_pretty(&report::flood_json(&report))
             .map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        finish_output(output, &text)?;
     }
     Ok(report.passed())
 }
@@ -717,16 +742,14 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             ),
             // A reader that panics is a wrong verdict, reported like one.
             Stored::Bytes(bytes) => {
-                let inspected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    target.inspect(&bytes)
-                }));
+                let inspected = crate::panics::caught(|| target.inspect(&bytes));
                 (bytes, inspected)
             }
         };
         let inspection = match inspected {
             Ok(inspection) => inspection,
             Err(panic) => {
-                let message = crate::oracle::panic_message(&*panic);
+                let message = crate::panics::panic_message(&*panic);
                 println!("{}: FAIL panicked: {message}", file.display());
                 all_accepted = false;
                 continue;
@@ -929,9 +952,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    // The oracle reports every panic it catches, with its message; the
-    // default hook would also print each one to standard error.
-    std::panic::set_hook(Box::new(|_| {}));
+    crate::panics::install();
     let name = program_name();
     let cli = command_named(&name)
         .try_get_matches()

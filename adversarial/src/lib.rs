@@ -27,6 +27,7 @@ pub mod kinds;
 pub mod mutate;
 pub mod oracle;
 pub mod page;
+pub mod panics;
 pub mod picture;
 pub mod plain;
 pub mod rebuild;

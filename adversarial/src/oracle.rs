@@ -3,8 +3,8 @@
 
 use crate::alloc::peak_during;
 use crate::mutate::{Case, Owed};
+use crate::panics::{caught, panic_message};
 use crate::target::{Refusal, Target, Verdict};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 /// The most a read may allocate per input byte, at its peak. A scene object
@@ -61,17 +61,9 @@ impl Outcome {
     }
 }
 
-pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "non-string panic payload".to_string())
-}
-
 /// Decodes `bytes` under `catch_unwind`; a panic becomes `Err(message)`.
 pub fn decode_guarded(target: &dyn Target, bytes: &[u8]) -> Result<Verdict, String> {
-    catch_unwind(AssertUnwindSafe(|| target.decode(bytes))).map_err(|p| panic_message(&*p))
+    caught(|| target.decode(bytes)).map_err(|p| panic_message(&*p))
 }
 
 /// What running a reader on some bytes did, before it is held against
@@ -97,8 +89,7 @@ pub enum Observation {
 /// Runs `target` on `bytes` in this process: the read alone under
 /// `catch_unwind` with its allocation peak, then the decode.
 pub fn observe(target: &dyn Target, bytes: &[u8]) -> Observation {
-    let (guarded, peak) =
-        peak_during(|| catch_unwind(AssertUnwindSafe(|| target.read_only(bytes))));
+    let (guarded, peak) = peak_during(|| caught(|| target.read_only(bytes)));
     if let Err(payload) = guarded {
         return Observation::Panicked(panic_message(&*payload));
     }

@@ -6,7 +6,8 @@
 
 use crate::campaign::{Failure, Report, Tally};
 use crate::field_map::FieldMap;
-use crate::oracle::{panic_message, Outcome};
+use crate::oracle::Outcome;
+use crate::panics::panic_message;
 use crate::report::{hex, outcome_text};
 use crate::scenario::campaign::Report as ConversationReport;
 use crate::scenario::table::failure_line;
@@ -202,9 +203,7 @@ pub fn failure_picture(targets: &[Box<dyn Target>], failure: &Failure) -> Option
         return None;
     }
     let target = targets.iter().find(|t| t.name() == failure.target)?;
-    let inspected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        target.inspect(&failure.bytes)
-    }));
+    let inspected = crate::panics::caught(|| target.inspect(&failure.bytes));
     let inspection = inspected.unwrap_or_else(|panic| Inspection {
         map: FieldMap::default(),
         failed_in: None,

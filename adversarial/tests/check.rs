@@ -144,3 +144,87 @@ fn a_passing_test_shows_what_ran_under_nocapture() {
     // Captured, as a passing test's output is by default, the table stays hidden.
     assert!(!run("--quiet").contains("bad-crc "));
 }
+
+#[test]
+#[should_panic(expected = "cases(0) would judge nothing")]
+fn a_budget_of_zero_cases_is_refused() {
+    let _ = check::campaign(vec![Box::new(game())]).cases(0);
+}
+
+#[test]
+fn a_budget_of_no_time_is_refused() {
+    for seconds in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let refused = std::panic::catch_unwind(|| {
+            let _ = check::campaign(vec![Box::new(game())]).seconds(seconds);
+        });
+        assert!(refused.is_err(), "seconds({seconds}) was accepted");
+    }
+}
+
+#[test]
+#[should_panic(expected = "no case judged: there is no target and no endpoint")]
+fn a_campaign_without_targets_fails() {
+    let _ = check::campaign(vec![]).run();
+}
+
+#[test]
+#[should_panic(
+    expected = "none of the classes chosen (duplicate-index) found a field to lie in on game"
+)]
+fn a_campaign_whose_classes_find_nothing_to_lie_in_fails() {
+    // The game's packets hold no index subset.
+    let _ = check::campaign(vec![Box::new(game())])
+        .classes(&[adversarial::mutate::Class::DuplicateIndex])
+        .cases(10)
+        .run();
+}
+
+#[test]
+#[should_panic(expected = "no lie across packets was chosen")]
+fn an_endpoint_campaign_without_lies_fails() {
+    let config = adversarial::scenario::config();
+    let endpoint = adversarial::target::endpoint("link", config, |config| {
+        link::Endpoint::new(config.clone(), 0.0).expect("a valid configuration")
+    });
+    let _ = check::endpoints(vec![Box::new(endpoint)])
+        .state_classes(&[])
+        .cases(10)
+        .run();
+}
+
+/// Set in the child run of [`a_failing_check_points_at_the_callers_line`].
+const FAILING_CHILD: &str = "ADVERSARIAL_CHECK_FAILS_CHILD";
+
+#[test]
+fn a_failing_campaign() {
+    if std::env::var_os(FAILING_CHILD).is_some() {
+        check::campaign(vec![Box::new(Hungry)]).cases(20).run(); // THE CALLER'S LINE
+    }
+}
+
+#[test]
+fn a_failing_check_points_at_the_callers_line() {
+    let source = include_str!("check.rs");
+    let line = source
+        .lines()
+        .position(|l| l.ends_with("// THE CALLER'S LINE"))
+        .unwrap()
+        + 1;
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_failing_campaign",
+            "--test-threads",
+            "1",
+            "--nocapture",
+        ])
+        .env(FAILING_CHILD, "1")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("tests/check.rs:{line}:")),
+        "the panic does not name line {line} of tests/check.rs:\n{said}"
+    );
+}

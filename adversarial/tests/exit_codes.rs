@@ -204,6 +204,10 @@ fn a_budget_of_zero_is_a_usage_error_not_an_empty_run() {
         (["campaign", "--seconds", "NaN"], "--seconds"),
         (["campaign", "--cases", "0"], "--cases"),
         (["campaign", "--jobs", "0"], "--jobs"),
+        (
+            ["campaign", "--case-deadline-ms", "0"],
+            "--case-deadline-ms",
+        ),
     ] {
         let output = adversarial(&args);
         assert_eq!(code(&output), 2, "{args:?}");
@@ -245,4 +249,73 @@ fn a_missing_file_or_a_broken_link_is_an_io_error_that_names_it() {
     let output = adversarial(&["decode", "--target", "packets", linked.to_str().unwrap()]);
     assert_eq!(code(&output), 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("broken.bin"));
+}
+
+#[test]
+fn a_campaign_that_judges_no_case_is_a_usage_error_that_says_why() {
+    // A save has no index subset: the class finds nothing to lie in.
+    let output = adversarial(&[
+        "campaign",
+        "--target",
+        "save",
+        "--class",
+        "duplicate-index",
+        "--cases",
+        "10",
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 2);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no case judged"), "{said}");
+    assert!(said.contains("duplicate-index"), "{said}");
+    assert!(said.contains("save"), "{said}");
+    assert!(!stdout(&output).contains("every verdict as owed"));
+}
+
+#[test]
+fn an_output_path_that_cannot_be_written_fails_before_the_campaign_runs() {
+    let tmp = scratch("unwritable");
+    let missing = tmp.path().join("no-such-dir");
+    for flag in ["--html", "--json"] {
+        let path = missing.join("out");
+        let started = std::time::Instant::now();
+        // A budget the run would take minutes over, were it started.
+        let output = adversarial(&[
+            "campaign",
+            "--seconds",
+            "600",
+            "--quiet",
+            flag,
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&output), 2, "{flag}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("no-such-dir"), "{flag}: {said}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{flag}: the campaign ran before the path was checked"
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_adversarial"))
+        .args(["inspect", "--target", "scenes"])
+        .arg(seed("scenes").parent().unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("seed-000.bin"), "{first}");
+    // The reader goes, as `| head -1` does.
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{said}");
+    assert!(said.is_empty(), "a closed pipe printed: {said}");
 }

@@ -11,13 +11,12 @@ use super::{run, scenario, Broken, Connection, Failure, Scenario, StateClass};
 use crate::alloc::allocated_during;
 use crate::digest::fingerprint;
 use crate::draw::case_rng;
-use crate::oracle::panic_message;
+use crate::panics::{caught, panic_message};
 use crate::shrink::shrink_within;
 use crate::target::EndpointTarget;
 use arbitrary::Unstructured;
 use rand::RngCore;
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -128,10 +127,10 @@ pub fn attempt(
     entropy: &[u8],
 ) -> Option<(Scenario, Result<(), Failure>)> {
     let scenario = scenario(class, &target.config(), &mut Unstructured::new(entropy)).ok()?;
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    let outcome = caught(|| {
         let (mut connection, made) = fresh(target);
         run(connection.as_mut(), made, &scenario)
-    }))
+    })
     .unwrap_or_else(|payload| Err(panicked(&scenario, payload.as_ref())));
     Some((scenario, outcome))
 }
@@ -324,10 +323,10 @@ pub fn replay_file(
         .iter()
         .find(|t| t.name() == wanted)
         .ok_or_else(|| format!("{}: no endpoint target named {wanted:?}", path.display()))?;
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    let outcome = caught(|| {
         let (mut connection, made) = fresh(*target);
         run(connection.as_mut(), made, &scenario)
-    }))
+    })
     .unwrap_or_else(|payload| Err(panicked(&scenario, payload.as_ref())));
     Ok((target.name(), outcome.err()))
 }
