@@ -620,6 +620,14 @@ fn run_packets(config: &Config, budget: Budget) -> Report {
                 Budget::Seconds(_) => started.elapsed().as_millis() as u64,
                 Budget::Cases(n) => merged.iter().map(|m| m.cases.min(n)).sum(),
             });
+            let failing: u64 = merged
+                .iter()
+                .flat_map(|m| &m.tallies)
+                .map(|t| t.cases - t.as_owed)
+                .sum();
+            if failing > 0 {
+                bar.set_message(format!("{} jobs, {failing} failing", config.jobs.max(1)));
+            }
         }
     });
     bar.finish_and_clear();

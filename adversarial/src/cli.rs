@@ -761,8 +761,13 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
         );
         if let Some(path) = &args.svg {
             let title = format!("{} [{}]", file.display(), target.name());
-            let picture = crate::picture::packet_svg(&title, &bytes, &inspection);
-            std::fs::write(path, picture).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::File::create(path)
+                .map(std::io::BufWriter::new)
+                .and_then(|mut out| {
+                    crate::picture::write_packet_svg(&mut out, &title, &bytes, &inspection)?;
+                    std::io::Write::flush(&mut out)
+                })
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         if args.json || args.jsonl {
             let mut json = if table {

@@ -3,15 +3,23 @@
 //! checks marked, bits no field covers in grey, and the field the reader
 //! refused in red with the error beneath. `inspect --svg` writes it; the
 //! campaign's page draws its failing cases with it.
+//!
+//! A refused packet is drawn up to the row of its refusal and
+//! [`ROWS_AFTER_REFUSAL`] rows after it, whatever its length, and the
+//! picture is written as it is drawn: the memory it takes does not grow
+//! with the packet.
 
 use crate::field_map::{Field, Kind};
 use crate::report;
 use crate::target::{Inspection, Verdict};
-use svg::node::element::{Group, Line, Rectangle, Text, Title};
-use svg::Document;
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use std::io::{self, Write};
 
 /// Bits drawn on one row.
 pub const ROW_BITS: u64 = 32;
+/// Rows drawn past the one the reader refused in: enough to show what
+/// followed, few enough that a long refused input draws small.
+pub const ROWS_AFTER_REFUSAL: u64 = 4;
 /// Width of one bit, in pixels.
 const CELL: u64 = 26;
 /// Height of one row.
@@ -19,6 +27,8 @@ const ROW_HEIGHT: u64 = 44;
 /// Room on the left for the byte offsets, and above for the title.
 const LEFT: u64 = 78;
 const TOP: u64 = 40;
+/// Room below the rows for the note of what is not drawn and the error.
+const BOTTOM: u64 = 70;
 
 /// The fill of a field, by what it is.
 fn fill(kind: &Kind) -> &'static str {
@@ -34,193 +44,222 @@ fn fill(kind: &Kind) -> &'static str {
     }
 }
 
-/// Where the reader refused, if it did: the offset and the words.
-fn refusal(inspection: &Inspection) -> Option<(Option<u64>, String)> {
+/// Where the reader refused, if it did: the bit (0 when it names none)
+/// and the words.
+fn refusal(inspection: &Inspection) -> Option<(u64, String)> {
     match &inspection.verdict {
-        Verdict::Refused(r) => Some((r.at, report::verdict_text(inspection))),
+        Verdict::Refused(r) => Some((r.at.unwrap_or(0), report::verdict_text(inspection))),
         Verdict::Accepted { .. } => None,
     }
 }
 
 /// The pieces of `[offset, end)` on each row: (row, first bit, last bit + 1).
-fn row_spans(offset: u64, end: u64) -> Vec<(u64, u64, u64)> {
-    let mut spans = Vec::new();
+fn row_spans(offset: u64, end: u64) -> impl Iterator<Item = (u64, u64, u64)> {
     let mut at = offset;
-    while at < end {
-        let row = at / ROW_BITS;
-        let row_end = ((row + 1) * ROW_BITS).min(end);
-        spans.push((row, at % ROW_BITS, row_end - row * ROW_BITS));
-        at = row_end;
-    }
-    spans
+    std::iter::from_fn(move || {
+        (at < end).then(|| {
+            let row = at / ROW_BITS;
+            let row_end = ((row + 1) * ROW_BITS).min(end);
+            let span = (row, at % ROW_BITS, row_end - row * ROW_BITS);
+            at = row_end;
+            span
+        })
+    })
 }
 
-fn span_rect(row: u64, from: u64, to: u64, fill: &str, class: &str) -> Rectangle {
-    Rectangle::new()
-        .set("class", class)
-        .set("x", LEFT + from * CELL)
-        .set("y", TOP + row * ROW_HEIGHT + 4)
-        .set("width", (to - from) * CELL)
-        .set("height", ROW_HEIGHT - 8)
-        .set("fill", fill)
-        .set("stroke", "#37474f")
-        .set("stroke-width", 1)
+fn span_rect(out: &mut impl Write, row: u64, from: u64, to: u64, fill: &str) -> io::Result<()> {
+    writeln!(
+        out,
+        r##"<rect class="span" x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="#37474f" stroke-width="1"/>"##,
+        LEFT + from * CELL,
+        TOP + row * ROW_HEIGHT + 4,
+        (to - from) * CELL,
+        ROW_HEIGHT - 8,
+    )
 }
 
-/// One field as a group of spans, labelled on its first span.
-fn field_group(field: &Field, refused_here: bool, error: &str) -> Group {
-    let shown = report::shown_value(field);
-    let label = format!("{} = {shown}", field.name);
-    let mut group = Group::new()
-        .set(
-            "class",
-            if refused_here {
-                "field refused"
-            } else {
-                "field"
-            },
-        )
-        .set("data-name", field.name)
-        .set("data-offset", field.offset)
-        .set("data-width", field.width)
-        .add(Title::new(format!(
-            "{label}\nbits {}..{} ({} bits), {}, {}{}",
-            field.offset,
-            field.end(),
-            field.width,
-            field.kind.label(),
-            field.role.label(),
-            if refused_here {
-                format!("\n{error}")
-            } else {
-                String::new()
-            }
-        )));
+fn label(out: &mut impl Write, x: u64, row: u64, words: &str) -> io::Result<()> {
+    writeln!(
+        out,
+        r#"<text x="{x}" y="{}" font-size="11" font-family="monospace">{}</text>"#,
+        TOP + row * ROW_HEIGHT + ROW_HEIGHT / 2 + 4,
+        text(words)
+    )
+}
+
+/// One field as a group of spans on the rows below `rows`, labelled on its
+/// first span.
+fn field_group(
+    out: &mut impl Write,
+    field: &Field,
+    rows: u64,
+    refused_here: bool,
+    error: &str,
+) -> io::Result<()> {
+    let shown = format!("{} = {}", field.name, report::shown_value(field));
+    let title = format!(
+        "{shown}\nbits {}..{} ({} bits), {}, {}{}",
+        field.offset,
+        field.end(),
+        field.width,
+        field.kind.label(),
+        field.role.label(),
+        if refused_here {
+            format!("\n{error}")
+        } else {
+            String::new()
+        }
+    );
+    writeln!(
+        out,
+        r#"<g class="{}" data-name="{}" data-offset="{}" data-width="{}"><title>{}</title>"#,
+        if refused_here {
+            "field refused"
+        } else {
+            "field"
+        },
+        attr(field.name),
+        field.offset,
+        field.width,
+        text(&title)
+    )?;
     let colour = if refused_here {
         "#ef5350"
     } else {
         fill(&field.kind)
     };
     let spans = row_spans(field.offset, field.end().max(field.offset + 1));
-    for (i, (row, from, to)) in spans.iter().enumerate() {
-        group = group.add(span_rect(*row, *from, *to, colour, "span"));
+    for (i, (row, from, to)) in spans.take_while(|(row, _, _)| *row < rows).enumerate() {
+        span_rect(out, row, from, to, colour)?;
         if i == 0 {
             // As much of the label as the span has room for.
             let room = (((to - from) * CELL) / 7).max(1) as usize;
-            let text: String = if label.chars().count() > room {
-                label
+            let words: String = if shown.chars().count() > room {
+                shown
                     .chars()
                     .take(room.saturating_sub(1))
                     .chain(['…'])
                     .collect()
             } else {
-                label.clone()
+                shown.clone()
             };
-            group = group.add(
-                Text::new(text)
-                    .set("x", LEFT + from * CELL + 3)
-                    .set("y", TOP + row * ROW_HEIGHT + ROW_HEIGHT / 2 + 4)
-                    .set("font-size", 11)
-                    .set("font-family", "monospace"),
-            );
+            label(out, LEFT + from * CELL + 3, row, &words)?;
         }
     }
-    group
+    writeln!(out, "</g>")
 }
 
-/// The picture of `bytes` as `inspection` mapped them.
-#[must_use]
-pub fn packet_svg(title: &str, bytes: &[u8], inspection: &Inspection) -> String {
+/// Writes the picture of `bytes`, as `inspection` mapped them, to `out`.
+///
+/// # Errors
+///
+/// When `out` fails.
+pub fn write_packet_svg(
+    out: &mut impl Write,
+    title: &str,
+    bytes: &[u8],
+    inspection: &Inspection,
+) -> io::Result<()> {
     let total_bits = bytes.len() as u64 * 8;
     let fields = &inspection.map.fields;
-    let drawn_bits = fields
+    let mapped_bits = fields
         .iter()
         .map(Field::end)
         .chain([total_bits])
         .max()
         .unwrap_or(0);
-    let rows = drawn_bits.div_ceil(ROW_BITS).max(1);
+    let all_rows = mapped_bits.div_ceil(ROW_BITS).max(1);
     let refused = refusal(inspection);
-    let error = refused.as_ref().map(|(_, e)| e.clone()).unwrap_or_default();
+    let rows = match &refused {
+        Some((at, _)) => all_rows.min(at / ROW_BITS + 1 + ROWS_AFTER_REFUSAL),
+        None => all_rows,
+    };
+    let error = refused
+        .as_ref()
+        .map(|(_, e)| e.as_str())
+        .unwrap_or_default();
     let width = LEFT + ROW_BITS * CELL + 20;
-    let height = TOP + rows * ROW_HEIGHT + 50;
-    let mut document = Document::new()
-        .set("viewBox", (0, 0, width, height))
-        .set("width", width)
-        .set("height", height)
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "white"),
-        )
-        .add(
-            Text::new(format!("{title}: {} bytes", bytes.len()))
-                .set("x", 10)
-                .set("y", 24)
-                .set("font-size", 15)
-                .set("font-family", "sans-serif"),
-        );
+    let height = TOP + rows * ROW_HEIGHT + BOTTOM;
+    writeln!(
+        out,
+        r#"<svg height="{height}" viewBox="0 0 {width} {height}" width="{width}" xmlns="http://www.w3.org/2000/svg">"#
+    )?;
+    writeln!(out, r#"<rect fill="white" height="100%" width="100%"/>"#)?;
+    writeln!(
+        out,
+        r#"<text font-family="sans-serif" font-size="15" x="10" y="24">{}: {} bytes</text>"#,
+        text(title),
+        bytes.len()
+    )?;
     // The bits, in grey where no field covers them, with byte offsets.
     for row in 0..rows {
         let bits_here = total_bits.saturating_sub(row * ROW_BITS).min(ROW_BITS);
         if bits_here > 0 {
-            document = document.add(span_rect(row, 0, bits_here, "#f5f5f5", "bits"));
+            writeln!(
+                out,
+                r##"<rect class="bits" x="{LEFT}" y="{}" width="{}" height="{}" fill="#f5f5f5" stroke="#37474f" stroke-width="1"/>"##,
+                TOP + row * ROW_HEIGHT + 4,
+                bits_here * CELL,
+                ROW_HEIGHT - 8,
+            )?;
         }
-        document = document.add(
-            Text::new(format!("byte {}", row * ROW_BITS / 8))
-                .set("x", 8)
-                .set("y", TOP + row * ROW_HEIGHT + ROW_HEIGHT / 2 + 4)
-                .set("font-size", 11)
-                .set("font-family", "monospace"),
-        );
+        label(out, 8, row, &format!("byte {}", row * ROW_BITS / 8))?;
         for byte in 1..4 {
             let x = LEFT + byte * 8 * CELL;
-            document = document.add(
-                Line::new()
-                    .set("x1", x)
-                    .set("x2", x)
-                    .set("y1", TOP + row * ROW_HEIGHT)
-                    .set("y2", TOP + (row + 1) * ROW_HEIGHT)
-                    .set("stroke", "#90a4ae")
-                    .set("stroke-dasharray", "2,3"),
-            );
+            writeln!(
+                out,
+                r##"<line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="#90a4ae" stroke-dasharray="2,3"/>"##,
+                TOP + row * ROW_HEIGHT,
+                TOP + (row + 1) * ROW_HEIGHT,
+            )?;
         }
     }
     // The field the reader refused: the one holding the refusal's bit. A
     // read that ran past the end left no field; the bar and the error
     // (which names the field) say where.
     let refused_field = refused.as_ref().and_then(|(at, _)| {
-        let at = at.unwrap_or(0);
-        fields.iter().rposition(|f| f.offset <= at && at < f.end())
+        fields
+            .iter()
+            .rposition(|f| f.offset <= *at && *at < f.end())
     });
     for (i, field) in fields.iter().enumerate() {
-        document = document.add(field_group(field, refused_field == Some(i), &error));
+        if field.offset < rows * ROW_BITS {
+            field_group(out, field, rows, refused_field == Some(i), error)?;
+        }
+    }
+    let below = TOP + rows * ROW_HEIGHT;
+    if rows < all_rows {
+        let undrawn = bytes.len() as u64 - (rows * ROW_BITS / 8).min(bytes.len() as u64);
+        writeln!(
+            out,
+            r##"<text class="undrawn" x="10" y="{}" font-size="13" fill="#546e7a" font-family="sans-serif">{undrawn} more bytes after the refusal are not drawn</text>"##,
+            below + 22
+        )?;
     }
     if let Some((at, _)) = &refused {
-        let at = at.unwrap_or(0);
         let (row, bit) = (at / ROW_BITS, at % ROW_BITS);
         let x = LEFT + bit * CELL;
-        document = document
-            .add(
-                Line::new()
-                    .set("class", "refusal-mark")
-                    .set("x1", x)
-                    .set("x2", x)
-                    .set("y1", TOP + row * ROW_HEIGHT)
-                    .set("y2", TOP + (row + 1) * ROW_HEIGHT)
-                    .set("stroke", "#c62828")
-                    .set("stroke-width", 3),
-            )
-            .add(
-                Text::new(error)
-                    .set("class", "refusal")
-                    .set("x", 10)
-                    .set("y", TOP + rows * ROW_HEIGHT + 30)
-                    .set("font-size", 13)
-                    .set("fill", "#c62828")
-                    .set("font-family", "sans-serif"),
-            );
+        writeln!(
+            out,
+            r##"<line class="refusal-mark" x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="#c62828" stroke-width="3"/>"##,
+            TOP + row * ROW_HEIGHT,
+            TOP + (row + 1) * ROW_HEIGHT,
+        )?;
+        writeln!(
+            out,
+            r##"<text class="refusal" x="10" y="{}" font-size="13" fill="#c62828" font-family="sans-serif">{}</text>"##,
+            below + 48,
+            text(error)
+        )?;
     }
-    document.to_string()
+    writeln!(out, "</svg>")
+}
+
+/// The picture of `bytes` as `inspection` mapped them, as a string.
+#[must_use]
+pub fn packet_svg(title: &str, bytes: &[u8], inspection: &Inspection) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail, and the picture is UTF-8 throughout.
+    let _ = write_packet_svg(&mut out, title, bytes, inspection);
+    String::from_utf8(out).unwrap_or_default()
 }

@@ -14,7 +14,9 @@ use std::fmt::Write as _;
 /// last line to point at them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listed {
-    /// Before the table (the command line prints them as they are found).
+    /// Before the table: the command line prints them when the run ends,
+    /// shrunk, just above it (its progress bar counts them as they are
+    /// found).
     Above,
     /// After the table (a failing test's message).
     Below,
