@@ -1,5 +1,6 @@
 """Judges what Chromium rendered (.ci/browser): the DOM it built and the
 size of its screenshots. Exits non-zero with the reason on failure."""
+import html
 import json
 import os
 import struct
@@ -124,6 +125,29 @@ red = sum(1 for row in pixels("campaign.png") for p in row if p[0] >= 250 and p[
 if red < 500:
     fail(f"the failing campaign's chart shows {red} red pixels: its failures are not drawn")
 
+# Each row's label, as Chromium laid it out, has its centre within the
+# middle half of its own bar's row (a label half a row off sits on the edge
+# between two bars): the rows of the chart are in the JSON report's order.
+with open(os.path.join(out, "geometry.dom.html"), encoding="utf-8") as f:
+    dom = f.read()
+start = dom.find('<pre id="geometry">')
+if start < 0:
+    fail("the chart's geometry was not measured")
+geometry = json.loads(html.unescape(dom[start + len('<pre id="geometry">') : dom.find("</pre>", start)]))
+labels = {label["text"]: label for label in geometry["labels"]}
+bars = geometry["bars"]
+if len(bars) != expected:
+    fail(f"the chart has {len(bars)} bars, the JSON report {expected} rows")
+for row, bar in zip(report["rows"], bars):
+    name = f'{row["target"]} / {row["class"]}'
+    label = labels.get(name)
+    if label is None:
+        fail(f"the chart has no label {name!r}")
+    centre = (label["top"] + label["bottom"]) / 2
+    middle, height = (bar["top"] + bar["bottom"]) / 2, bar["bottom"] - bar["top"]
+    if abs(centre - middle) > height / 4:
+        fail(f"label {name!r} is centred at {centre:.1f}, off the middle half of its bar ({bar['top']:.1f} to {bar['bottom']:.1f})")
+
 picture = parse("packet.dom.html")
 if picture.refused != 1:
     fail(f"the picture has {picture.refused} refused fields, not 1")
@@ -132,6 +156,7 @@ if "out-of-range" not in "".join(picture.text):
 packet_bytes = screenshot("packet.png", 8_000)
 
 print(
-    f"browser check: campaign page {page.rows} rows as in the JSON, {red} red pixels of failures, "
+    f"browser check: campaign page {page.rows} rows as in the JSON, each chart label within its bar, "
+    f"{red} red pixels of failures, "
     f"screenshots {campaign_bytes} and {packet_bytes} bytes"
 )

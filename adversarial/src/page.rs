@@ -62,15 +62,28 @@ fn row_cells(class: &str, tally: &Tally) -> [String; 11] {
     ]
 }
 
-/// The panel type of [`chart`]: a log scale across, one row per slot.
+/// The panel type of [`chart`]: a log scale across, one row per slot. The
+/// rows are segments, so that a row's label sits at its middle, beside its
+/// bar, not on the edge between two rows.
 type Panel<'a, 'b> = ChartContext<
     'a,
     SVGBackend<'b>,
     Cartesian2d<
         plotters::coord::combinators::LogCoord<f64>,
-        plotters::coord::types::RangedCoordusize,
+        plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordusize>,
     >,
 >;
+
+/// Row `i`'s bar, from 0.5 to `value` across.
+fn bar(i: usize, value: f64, style: ShapeStyle) -> Rectangle<(f64, SegmentValue<usize>)> {
+    Rectangle::new(
+        [
+            (0.5, SegmentValue::Exact(i)),
+            (value, SegmentValue::Exact(i + 1)),
+        ],
+        style,
+    )
+}
 
 /// One panel of [`chart`]: `slots` rows, from 0.5 to twice `most` across.
 fn panel<'a, 'b>(
@@ -85,7 +98,7 @@ fn panel<'a, 'b>(
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(label_width)
-        .build_cartesian_2d((0.5..most * 2.0).log_scale(), 0..slots)
+        .build_cartesian_2d((0.5..most * 2.0).log_scale(), (0..slots).into_segmented())
         .ok()
 }
 
@@ -121,16 +134,18 @@ fn chart(report: &Report) -> String {
                 .configure_mesh()
                 .disable_y_mesh()
                 .y_labels(slots)
-                .y_label_formatter(&|i| labels.get(*i).cloned().unwrap_or_default())
+                .y_label_formatter(&|row| match row {
+                    SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                })
                 .x_labels(4)
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .draw();
-            let _ = chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
-                Rectangle::new(
-                    [(0.5, i), ((r.1 as f64).max(0.5), i + 1)],
-                    GREEN.mix(0.6).filled(),
-                )
-            }));
+            let _ = chart.draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| bar(i, (r.1 as f64).max(0.5), GREEN.mix(0.6).filled())),
+            );
         }
         let caption = "verdicts not owed (red; log scale)";
         if let Some(mut chart) = panel(&right, caption, 0, most_other, slots) {
@@ -140,10 +155,12 @@ fn chart(report: &Report) -> String {
                 .x_labels(3)
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .draw();
-            let _ =
-                chart.draw_series(rows.iter().enumerate().filter(|(_, r)| r.2 > 0).map(
-                    |(i, r)| Rectangle::new([(0.5, i), (r.2 as f64 + 0.5, i + 1)], RED.filled()),
-                ));
+            let _ = chart.draw_series(
+                rows.iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.2 > 0)
+                    .map(|(i, r)| bar(i, r.2 as f64 + 0.5, RED.filled())),
+            );
         }
         let _ = root.present();
     }
