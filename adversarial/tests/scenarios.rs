@@ -90,3 +90,31 @@ fn the_campaign_tables_every_class_for_the_link_endpoint_alike_on_any_jobs() {
         "{table}"
     );
 }
+
+#[test]
+fn every_lie_is_built_without_a_call_into_the_read_path_it_attacks() {
+    let config = adversarial::scenario::config();
+    for class in StateClass::ALL {
+        let mut built = 0;
+        for seed in 0..40u8 {
+            let entropy: Vec<u8> = (0..4096u32)
+                .map(|i| (i as u8).wrapping_mul(31) ^ seed.wrapping_mul(97))
+                .collect();
+            let before = link::fault::reads();
+            let made = adversarial::scenario::scenario(
+                class,
+                &config,
+                &mut arbitrary::Unstructured::new(&entropy),
+            );
+            assert_eq!(link::fault::reads(), before, "{} read", class.name());
+            built += usize::from(made.is_ok());
+        }
+        assert!(built > 0, "{} was never built", class.name());
+    }
+    // The count is real: a header read and a datagram received move it.
+    let before = link::fault::reads();
+    let _ = link::Header::read(&[0, 0, 0, 0]);
+    let mut endpoint = link::Endpoint::new(config, 0.0).unwrap();
+    let _ = endpoint.receive(&[0, 0, 0, 0], |_, _| true);
+    assert!(link::fault::reads() >= before + 2);
+}

@@ -229,6 +229,13 @@ impl Endpoint {
         self.sequence
     }
 
+    /// The `ack` and `ack_bits` the next packet's header carries: the
+    /// newest peer packet received and the 32 before it.
+    #[must_use]
+    pub fn next_acks(&self) -> (u16, u32) {
+        self.received.ack_bits()
+    }
+
     /// Starts sending at `sequence` instead of 0 (to test the wrap, or to
     /// resume). The peer must expect it ([`Endpoint::expect_peer_from`]):
     /// a fresh endpoint's window starts at 0, and a packet far behind it
@@ -418,6 +425,8 @@ impl Endpoint {
         datagram: &[u8],
         deliver: impl FnMut(u16, &[u8]) -> bool,
     ) -> Result<Received, Refusal> {
+        #[cfg(feature = "faults")]
+        crate::fault::count_read();
         let result = self.receive_datagram(datagram, deliver);
         if let Err(refusal) = &result {
             self.counters.refuse(refusal.cause);

@@ -1,7 +1,11 @@
 //! Bugs planted on purpose (feature `faults`, off by default): each makes
 //! an endpoint wrong in one way that connection layers have been wrong
 //! before, so that the harness can show it catches each. Never enable the
-//! feature outside tests of the harness.
+//! feature outside tests of the harness. With it, calls into the read path
+//! are counted too ([`reads`]), so that the harness can show that its lies
+//! are built without the code they attack.
+
+use std::cell::Cell;
 
 /// One planted bug.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,4 +35,20 @@ impl Fault {
         Self::NoWrap,
         Self::AckUnsent,
     ];
+}
+
+thread_local! {
+    /// Calls into the read path on this thread.
+    static READS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one call into the read path (a header read, a datagram received).
+pub fn count_read() {
+    READS.with(|reads| reads.set(reads.get().wrapping_add(1)));
+}
+
+/// Calls into the read path on this thread so far.
+#[must_use]
+pub fn reads() -> u64 {
+    READS.with(Cell::get)
 }

@@ -85,6 +85,8 @@ impl FragmentHeader {
     /// Fewer than [`FRAGMENT_HEADER_BYTES`] bytes ([`DecodeError::PastEnd`]),
     /// or a prefix other than 1.
     pub fn read(bytes: &[u8]) -> Result<Self, DecodeError> {
+        #[cfg(feature = "faults")]
+        crate::fault::count_read();
         let mut header = Self::default();
         header.serialize(&mut ReadStream::new(bytes))?;
         Ok(header)

@@ -211,6 +211,8 @@ impl Header {
     /// A header that is cut short ([`DecodeError::PastEnd`] at the field
     /// that is) or not canonical (see [`Header::serialize`]).
     pub fn read(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
+        #[cfg(feature = "faults")]
+        crate::fault::count_read();
         let past = |byte: usize| DecodeError::PastEnd { at: bit_of(byte) };
         let Some(&prefix) = bytes.first() else {
             return Err(past(0));
@@ -272,6 +274,8 @@ impl Header {
     ///
     /// As [`Header::read`].
     pub fn read_by_stream(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
+        #[cfg(feature = "faults")]
+        crate::fault::count_read();
         let mut header = Self::default();
         let mut stream = ReadStream::new(bytes);
         header.serialize(&mut stream)?;

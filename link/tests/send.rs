@@ -74,3 +74,23 @@ fn a_send_error_says_what_was_refused() {
         assert_eq!(error.to_string(), says);
     }
 }
+
+#[test]
+fn next_acks_are_the_ack_fields_the_next_header_carries() {
+    let mut peer = endpoint(1000);
+    let mut local = endpoint(1000);
+    // The peer's packets 0, 1, 2 and 4 arrive; 3 is lost.
+    for sequence in 0..5u16 {
+        let mut wire = Vec::new();
+        peer.send(&[9; 10], |d| wire = d.to_vec()).unwrap();
+        if sequence != 3 {
+            local.receive(&wire, |_, _| true).unwrap();
+        }
+    }
+    // Bit i stands for packet 4 - i: 4, 2, 1 and 0 held, 3 not.
+    assert_eq!(local.next_acks(), (4, 0b11101));
+    let mut wire = Vec::new();
+    local.send(&[1; 10], |d| wire = d.to_vec()).unwrap();
+    let (header, _) = link::Header::read(&wire).unwrap();
+    assert_eq!((header.ack, header.ack_bits), (4, 0b11101));
+}

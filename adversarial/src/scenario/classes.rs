@@ -2,6 +2,11 @@
 //! a sender's packets (one of them large enough for three fragments or
 //! more), their datagrams in order, and the lie inserted among them with
 //! the verdict it is owed.
+//!
+//! Every lie is built from what the honest sender wrote (the header it put
+//! on a packet, the fragment headers of a packet it split), through link's
+//! writers only: never by reading a datagram with the code under attack,
+//! which would share its bugs (`tests/scenarios.rs` counts the reads).
 
 use super::{Owed, Scenario};
 use arbitrary::Unstructured;
@@ -111,9 +116,33 @@ impl StateClass {
 
 /// A packet of the honest conversation.
 struct Packet {
-    sequence: u16,
+    /// The header the sender put on it.
+    header: Header,
     payload: Vec<u8>,
     datagrams: Vec<Vec<u8>>,
+}
+
+impl Packet {
+    /// Whether the sender split it into fragments.
+    fn fragmented(&self, config: &link::Config) -> bool {
+        self.payload.len() > config.fragment_above
+    }
+
+    /// The fragment header the sender wrote on its datagram `id`.
+    fn fragment(&self, id: usize) -> FragmentHeader {
+        FragmentHeader {
+            sequence: self.header.sequence,
+            id: u8::try_from(id).unwrap_or(u8::MAX),
+            count: u16::try_from(self.datagrams.len()).unwrap_or(u16::MAX),
+        }
+    }
+
+    /// The length of the header the sender wrote, by writing it again.
+    fn header_len(&self) -> usize {
+        self.header
+            .write(&mut [0u8; link::MAX_HEADER_BYTES])
+            .unwrap_or(1)
+    }
 }
 
 /// `count` packets from a fresh sender starting at `start`, the one at
@@ -140,11 +169,16 @@ fn conversation(
         let fill: u8 = u.arbitrary()?;
         let payload: Vec<u8> = (0..len).map(|i| fill.wrapping_add(i as u8)).collect();
         let mut datagrams = Vec::new();
+        let (ack, ack_bits) = sender.next_acks();
         let sequence = sender
             .send(&payload, |d| datagrams.push(d.to_vec()))
             .map_err(|_| arbitrary::Error::IncorrectFormat)?;
         packets.push(Packet {
-            sequence,
+            header: Header {
+                sequence,
+                ack,
+                ack_bits,
+            },
             payload,
             datagrams,
         });
@@ -152,12 +186,17 @@ fn conversation(
     Ok(packets)
 }
 
-/// `datagram`'s fragment header rewritten by `change`.
-fn refragment(datagram: &[u8], change: impl FnOnce(&mut FragmentHeader)) -> Vec<u8> {
+/// `datagram` with the fragment header the sender wrote on it, `honest`,
+/// rewritten by `change`.
+fn refragment(
+    datagram: &[u8],
+    mut honest: FragmentHeader,
+    change: impl FnOnce(&mut FragmentHeader),
+) -> Vec<u8> {
     let mut out = datagram.to_vec();
-    if let Ok(mut header) = FragmentHeader::read(datagram) {
-        change(&mut header);
-        let _ = header.write(&mut out[..FRAGMENT_HEADER_BYTES]);
+    change(&mut honest);
+    if let Some(head) = out.get_mut(..FRAGMENT_HEADER_BYTES) {
+        let _ = honest.write(head);
     }
     out
 }
@@ -201,9 +240,7 @@ pub fn scenario(
     let p = &packets[big];
     // A regular packet (the one after the big one, if small; else one of
     // its own, appended).
-    let small = packets
-        .iter()
-        .position(|q| q.datagrams.len() == 1 && q.datagrams[0][0] & 1 == 0);
+    let small = packets.iter().position(|q| !q.fragmented(config));
     for (i, packet) in packets.iter().enumerate() {
         for (k, datagram) in packet.datagrams.iter().enumerate() {
             let at_big = i == big;
@@ -211,7 +248,7 @@ pub fn scenario(
             if at_big && k == 1 {
                 let lie = match class {
                     StateClass::FragmentCountChanged => Some((
-                        refragment(datagram, |h| {
+                        refragment(datagram, p.fragment(k), |h| {
                             h.count = if usize::from(h.count) < config.max_fragments {
                                 h.count + 1
                             } else {
@@ -221,7 +258,7 @@ pub fn scenario(
                         "count-mismatch",
                     )),
                     StateClass::FragmentIdOutOfRange => Some((
-                        refragment(datagram, |h| {
+                        refragment(datagram, p.fragment(k), |h| {
                             h.id = u8::try_from(h.count).unwrap_or(u8::MAX)
                         }),
                         "fragment-id-out-of-range",
@@ -241,19 +278,18 @@ pub fn scenario(
                     datagrams.push((lie, Owed::Refuse(cause)));
                 }
             }
-            if let Some((lie, cause)) =
-                one_datagram(class, config, u, datagram, at_small, at_big, k)?
+            if let Some((lie, cause)) = one_datagram(class, config, u, packet, at_small, at_big, k)?
             {
                 datagrams.push((lie, Owed::Refuse(cause)));
             }
             if at_small && class == StateClass::NonCanonicalHeader {
-                datagrams.push((long_ack(datagram), Owed::Refuse("non-canonical-header")));
+                datagrams.push((long_ack(packet), Owed::Refuse("non-canonical-header")));
             }
             if at_small && class == StateClass::AckForUnsent {
                 // The packet arrives once, under a header that acks 32
                 // packets of the endpoint's, which sent none.
                 let header = Header {
-                    sequence: packet.sequence,
+                    sequence: packet.header.sequence,
                     ack: u.arbitrary()?,
                     ack_bits: u32::MAX,
                 };
@@ -290,7 +326,7 @@ pub fn scenario(
         return Err(arbitrary::Error::IncorrectFormat);
     }
     if class == StateClass::StaleSequence {
-        let last = packets.last().map_or(start, |q| q.sequence);
+        let last = packets.last().map_or(start, |q| q.header.sequence);
         let stale = last.wrapping_sub(config.received_packets_buffer_size + 8);
         let header = Header {
             sequence: stale,
@@ -301,13 +337,12 @@ pub fn scenario(
     }
     if class == StateClass::ReassemblyBomb {
         let bomb = (0..start).map(|sequence| {
-            let mut out = refragment(&[1, 0, 0, 0, 0], |h| {
-                *h = FragmentHeader {
-                    sequence,
-                    id: 0,
-                    count: u16::try_from(config.max_fragments).unwrap_or(1),
-                };
-            });
+            let first = FragmentHeader {
+                sequence,
+                id: 0,
+                count: u16::try_from(config.max_fragments).unwrap_or(1),
+            };
+            let mut out = refragment(&[0; FRAGMENT_HEADER_BYTES], first, |_| {});
             out.extend(regular(
                 Header {
                     sequence,
@@ -322,7 +357,7 @@ pub fn scenario(
     }
     let sent: HashMap<u16, Vec<u8>> = packets
         .iter()
-        .map(|q| (q.sequence, q.payload.clone()))
+        .map(|q| (q.header.sequence, q.payload.clone()))
         .collect();
     let must_deliver: HashSet<u16> = sent.keys().copied().collect();
     Ok(Scenario {
@@ -342,36 +377,41 @@ fn usize_to_u16(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-/// A regular datagram with its ack written in two bytes instead of one.
-fn long_ack(datagram: &[u8]) -> Vec<u8> {
-    let Ok((header, len)) = Header::read(datagram) else {
-        return datagram.to_vec();
+/// A regular packet's datagram with its ack written in two bytes where
+/// the sender, its difference from the sequence fitting, wrote one.
+fn long_ack(packet: &Packet) -> Vec<u8> {
+    let Some(datagram) = packet.datagrams.first() else {
+        return Vec::new();
     };
+    let len = packet.header_len();
     let mut out = vec![datagram[0] & !(1 << 5)];
-    out.extend_from_slice(&header.sequence.to_le_bytes());
-    out.extend_from_slice(&header.ack.to_le_bytes());
+    out.extend_from_slice(&packet.header.sequence.to_le_bytes());
+    out.extend_from_slice(&packet.header.ack.to_le_bytes());
     out.extend_from_slice(&datagram[4..len]);
     out.extend_from_slice(&datagram[len..]);
     out
 }
 
-/// A lie inside one datagram, told just before the honest `datagram` (the
-/// regular packet when `at_small`, fragment `k` of the big packet when
-/// `at_big`), with the cause it is owed: the packet classes' lies, as far
-/// as reliable 1.0's datagrams have the fields they lie in.
+/// A lie inside one datagram, told just before `packet`'s honest datagram
+/// `k` (the regular packet when `at_small`, fragment `k` of the big packet
+/// when `at_big`), with the cause it is owed: the packet classes' lies, as
+/// far as reliable 1.0's datagrams have the fields they lie in.
 fn one_datagram(
     class: StateClass,
     config: &link::Config,
     u: &mut Unstructured<'_>,
-    datagram: &[u8],
+    packet: &Packet,
     at_small: bool,
     at_big: bool,
     k: usize,
 ) -> arbitrary::Result<Option<(Vec<u8>, &'static str)>> {
+    let Some(datagram) = packet.datagrams.get(k) else {
+        return Ok(None);
+    };
     let lie = match class {
         StateClass::EmptyDatagram if at_small => (Vec::new(), "empty"),
         StateClass::TruncatedHeader if at_small => {
-            let len = Header::read(datagram).map_or(1, |(_, len)| len);
+            let len = packet.header_len();
             let keep = u.int_in_range(1..=len.saturating_sub(1).max(1))?;
             (datagram[..keep].to_vec(), "too-short")
         }
@@ -398,12 +438,14 @@ fn one_datagram(
                 return Err(arbitrary::Error::IncorrectFormat);
             }
             (
-                refragment(datagram, |h| h.count = count),
+                refragment(datagram, packet.fragment(k), |h| h.count = count),
                 "too-many-fragments",
             )
         }
         StateClass::SequenceMismatch if at_big && k == 0 => (
-            refragment(datagram, |h| h.sequence = h.sequence.wrapping_add(1)),
+            refragment(datagram, packet.fragment(k), |h| {
+                h.sequence = h.sequence.wrapping_add(1);
+            }),
             "sequence-mismatch",
         ),
         StateClass::TruncatedFragmentHeader if at_big && k == 1 => {
