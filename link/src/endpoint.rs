@@ -116,6 +116,7 @@ enum Planted {
     KeepPartialReassembly,
     NoWrap,
     AckUnsent,
+    WrapKeepsWindow,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -210,6 +211,7 @@ impl Endpoint {
                 Planted::KeepPartialReassembly => Fault::KeepPartialReassembly,
                 Planted::NoWrap => Fault::NoWrap,
                 Planted::AckUnsent => Fault::AckUnsent,
+                Planted::WrapKeepsWindow => Fault::WrapKeepsWindow,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -487,9 +489,22 @@ impl Endpoint {
             self.newest = Some(self.newest.map_or(sequence, |n| n.max(sequence)));
         }
         self.received.insert(sequence);
-        self.reassembly.advance(sequence);
+        self.advance_reassembly(sequence);
         self.take_acks(header);
         Ok(Received::Delivered { sequence })
+    }
+
+    /// Moves the reassembly window to `sequence`, emptying the slots it
+    /// passes; the `WrapKeepsWindow` fault keeps them when it crosses the wrap.
+    fn advance_reassembly(&mut self, sequence: u16) {
+        if self.has(Planted::WrapKeepsWindow) {
+            #[cfg(feature = "faults")]
+            if crate::fault::crosses_wrap(self.reassembly.next(), sequence) {
+                self.reassembly.advance_keeping(sequence);
+                return;
+            }
+        }
+        self.reassembly.advance(sequence);
     }
 
     /// The `NoWrap` fault's staleness: below the newest delivered minus

@@ -24,17 +24,28 @@ pub enum Fault {
     NoWrap,
     /// Reports every sequence a peer's header acks, sent or not.
     AckUnsent,
+    /// Moves the reassembly window across the wrap (a jump from near 65535
+    /// to past 0) without emptying the slots it passes: a packet the
+    /// window left behind, partly received, still takes its fragments.
+    WrapKeepsWindow,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
         Self::NoWrap,
         Self::AckUnsent,
+        Self::WrapKeepsWindow,
     ];
+}
+
+/// Whether a window whose next sequence is `next`, moving to `sequence`,
+/// crosses the wrap: the `WrapKeepsWindow` fault's condition.
+pub(crate) const fn crosses_wrap(next: u16, sequence: u16) -> bool {
+    sequence < next && crate::sequence::newer(sequence, next)
 }
 
 thread_local! {

@@ -116,6 +116,15 @@ impl<T> SequenceBuffer<T> {
         self.next = sequence.wrapping_add(1);
     }
 
+    /// Moves the window as [`SequenceBuffer::advance`] does, but empties no
+    /// slot: the `WrapKeepsWindow` fault's move.
+    #[cfg(feature = "faults")]
+    pub(crate) fn advance_keeping(&mut self, sequence: u16) {
+        if newer(sequence.wrapping_add(1), self.next) {
+            self.next = sequence.wrapping_add(1);
+        }
+    }
+
     /// The slot for `sequence`, marked as holding it, with whatever value
     /// it held before (the caller resets what it needs); `None` when
     /// `sequence` is stale.

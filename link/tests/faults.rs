@@ -94,3 +94,27 @@ fn ack_unsent_reports_acks_of_packets_never_sent() {
     // As many as the ack buffer holds (2 here).
     assert_eq!(faulty.acks(), &[40, 39]);
 }
+
+#[test]
+fn wrap_keeps_window_lets_a_packet_left_behind_across_the_wrap_take_fragments() {
+    let (mut healthy, mut faulty) = pair(Fault::WrapKeepsWindow);
+    for endpoint in [&mut healthy, &mut faulty] {
+        endpoint.expect_peer_from(65_530);
+        // Half of packet 65,531 arrives; then packet 10, fifteen ahead across
+        // the wrap, moves the reassembly window of 8 past it.
+        assert_eq!(
+            receive(endpoint, &fragment(65_531, 0, 2, &[3; 100])),
+            Ok(None)
+        );
+        assert_eq!(receive(endpoint, &packet(10, b"x")), Ok(Some((10, 1))));
+        // A packet the window passed and never saw is stale for both: the
+        // faulty window moved too, it only kept its slots.
+        assert_eq!(
+            receive(endpoint, &fragment(65_533, 0, 2, &[3; 100])),
+            Err(Cause::StaleFragment)
+        );
+    }
+    let late = fragment(65_531, 1, 2, &[3; 50]);
+    assert_eq!(receive(&mut healthy, &late), Err(Cause::StaleFragment));
+    assert_eq!(receive(&mut faulty, &late), Ok(Some((65_531, 150))));
+}
