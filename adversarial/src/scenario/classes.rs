@@ -59,11 +59,16 @@ pub enum StateClass {
     /// Fragment 0 under another sequence than its packet header's
     /// (a field that disagrees with another).
     SequenceMismatch,
+    /// Half a packet, then packets lost until the window jumps past it
+    /// (across the wrap, or a multiple of a window's size), then the late
+    /// ones: its other fragments, stale; lost packets, stale or delivered
+    /// once; replays, already received.
+    LossAcrossWrap,
 }
 
 impl StateClass {
     /// Every class, in declaration order.
-    pub const ALL: [Self; 20] = [
+    pub const ALL: [Self; 21] = [
         Self::FragmentCountChanged,
         Self::FragmentIdOutOfRange,
         Self::FragmentTooLong,
@@ -84,6 +89,7 @@ impl StateClass {
         Self::FragmentPrefix,
         Self::TooManyFragments,
         Self::SequenceMismatch,
+        Self::LossAcrossWrap,
     ];
 
     /// Its name in tables and on the command line.
@@ -110,6 +116,7 @@ impl StateClass {
             Self::FragmentPrefix => "fragment-prefix",
             Self::TooManyFragments => "too-many-fragments",
             Self::SequenceMismatch => "sequence-mismatch",
+            Self::LossAcrossWrap => "loss-across-wrap",
         }
     }
 }
@@ -146,13 +153,13 @@ impl Packet {
 }
 
 /// `count` packets from a fresh sender starting at `start`, the one at
-/// `big` of three fragments or more, the others of any size.
+/// `big` of three fragments or more, the last one whole when `whole_last`,
+/// the others of any size.
 fn conversation(
     u: &mut Unstructured<'_>,
     config: &link::Config,
     start: u16,
-    count: usize,
-    big: usize,
+    (count, big, whole_last): (usize, usize, bool),
 ) -> arbitrary::Result<Vec<Packet>> {
     let mut sender =
         Endpoint::new(config.clone(), 0.0).map_err(|_| arbitrary::Error::IncorrectFormat)?;
@@ -161,7 +168,7 @@ fn conversation(
     for i in 0..count {
         let len = if i == big {
             u.int_in_range(config.fragment_size * 2 + 1..=config.max_packet_size)?
-        } else if u.ratio(1, 4)? {
+        } else if !(whole_last && i + 1 == count) && u.ratio(1, 4)? {
             u.int_in_range(config.fragment_above + 1..=config.max_packet_size)?
         } else {
             u.int_in_range(1..=config.fragment_above)?
@@ -225,6 +232,9 @@ pub fn scenario(
     if config.fragment_size.saturating_mul(2) >= config.max_packet_size {
         return Err(arbitrary::Error::IncorrectFormat);
     }
+    if class == StateClass::LossAcrossWrap {
+        return loss_across_wrap(config, u);
+    }
     let count = u.int_in_range(4..=16)?;
     let big = u.int_in_range(0..=count - 2)?;
     let start = match class {
@@ -235,7 +245,7 @@ pub fn scenario(
         }
         _ => 0,
     };
-    let packets = conversation(u, config, start, count, big)?;
+    let packets = conversation(u, config, start, (count, big, false))?;
     let mut datagrams: Vec<(Vec<u8>, Owed)> = Vec::new();
     let p = &packets[big];
     // A regular packet (the one after the big one, if small; else one of
@@ -455,4 +465,95 @@ fn one_datagram(
         _ => return Ok(None),
     };
     Ok(Some(lie))
+}
+
+/// Whether `a` is ahead of `b` on the 16-bit circle: reliable 1.0's rule,
+/// stated here apart from link's so that the verdicts owed do not share
+/// its code.
+const fn ahead(a: u16, b: u16) -> bool {
+    let by = a.wrapping_sub(b);
+    by != 0 && (by < 32_768 || (by == 32_768 && a > b))
+}
+
+/// A [`StateClass::LossAcrossWrap`] conversation: packet 0 large, only its
+/// first fragment arriving; then `lost` packets lost, at least a
+/// reassembly window's worth; then a whole packet, which moves both
+/// windows past packet 0 (from just below 65,536, or a multiple of a
+/// window's size); then, late and in any order, packet 0's other fragments
+/// and some lost packets, each owed what the rule says of its sequence
+/// against the windows; then two replays.
+fn loss_across_wrap(
+    config: &link::Config,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Scenario> {
+    let reassembly = config.fragment_reassembly_buffer_size;
+    let received = config.received_packets_buffer_size;
+    let below = u.int_in_range(1u16..=6)?;
+    let start = match u.int_in_range(0u8..=3)? {
+        // The wrap, half the time.
+        0 | 1 => 0u16.wrapping_sub(below),
+        2 => received.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
+        _ => reassembly.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
+    };
+    let lost = u.int_in_range(usize::from(reassembly)..=usize::from(received) + 8)?;
+    let packets = conversation(u, config, start, (lost + 2, 0, true))?;
+    let (Some(first), Some(jump)) = (packets.first(), packets.last()) else {
+        return Err(arbitrary::Error::IncorrectFormat);
+    };
+    // The jump is a whole packet, so that the windows move on its receipt.
+    debug_assert!(!jump.fragmented(config) && first.fragmented(config));
+    let newest = jump.header.sequence;
+    // After the jump, a sequence is stale in a window of `len` when the
+    // window's oldest slot is ahead of it.
+    let stale = |sequence: u16, len: u16| ahead(newest.wrapping_add(1).wrapping_sub(len), sequence);
+    let mut datagrams = vec![(first.datagrams[0].clone(), Owed::Accept)];
+    let jumped = jump.datagrams[0].clone();
+    datagrams.push((jumped.clone(), Owed::Accept));
+    let mut must_deliver: HashSet<u16> = HashSet::from([newest]);
+    // Packet 0's other fragments: its partial reassembly was left behind.
+    let mut late: Vec<(Vec<u8>, Owed)> = first.datagrams[1..]
+        .iter()
+        .map(|d| (d.clone(), Owed::Refuse("stale-fragment")))
+        .collect();
+    // Some lost packets, whole, each in its place among the late ones.
+    let mut replay = None;
+    for packet in &packets[1..packets.len() - 1] {
+        if !u.arbitrary::<bool>()? {
+            continue;
+        }
+        let sequence = packet.header.sequence;
+        let owed = if packet.fragmented(config) {
+            if stale(sequence, reassembly) {
+                Owed::Refuse("stale-fragment")
+            } else {
+                must_deliver.insert(sequence);
+                replay = packet.datagrams.get(1).cloned();
+                Owed::Accept
+            }
+        } else if stale(sequence, received) {
+            Owed::Refuse("stale-packet")
+        } else {
+            must_deliver.insert(sequence);
+            Owed::Accept
+        };
+        let at = u.int_in_range(0..=late.len())?;
+        let whole: Vec<(Vec<u8>, Owed)> =
+            packet.datagrams.iter().map(|d| (d.clone(), owed)).collect();
+        late.splice(at..at, whole);
+    }
+    datagrams.extend(late);
+    datagrams.push((jumped, Owed::Refuse("duplicate-packet")));
+    if let Some(fragment) = replay {
+        datagrams.push((fragment, Owed::Refuse("already-received")));
+    }
+    Ok(Scenario {
+        class: StateClass::LossAcrossWrap,
+        datagrams,
+        sent: packets
+            .iter()
+            .map(|q| (q.header.sequence, q.payload.clone()))
+            .collect(),
+        must_deliver,
+        peer_start: start,
+    })
 }
