@@ -113,8 +113,9 @@ struct Side {
     /// Sequences a datagram not sent by the peer (corrupted or injected)
     /// was accepted for: their content is whatever the attacker made it.
     forged: HashSet<u16>,
-    /// Datagrams in flight toward this end.
-    in_flight: Vec<Vec<u8>>,
+    /// Datagrams in flight toward this end, each with the sequence of the
+    /// packet its sender made it for.
+    in_flight: Vec<(Vec<u8>, u16)>,
 }
 
 /// Makes an endpoint under test: link's own, or one with a planted fault.
@@ -155,11 +156,47 @@ impl Side {
     }
 }
 
+/// Whether `a` is ahead of `b` on the 16-bit circle (reliable 1.0's rule,
+/// stated apart from link's).
+const fn ahead(a: u16, b: u16) -> bool {
+    let by = a.wrapping_sub(b);
+    by != 0 && (by < 32_768 || (by == 32_768 && a > b))
+}
+
+/// Whether an honest datagram of packet `sequence`, refused for `cause`,
+/// was owed that refusal: only what time explains (its window passed it,
+/// or it came before), as this end's history says, unless an attacker's
+/// datagram was accepted for the same sequence; never for its form.
+fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
+    use link::Cause;
+    if to.forged.contains(&sequence) {
+        return true;
+    }
+    let behind = |window: u16| {
+        to.newest
+            .is_some_and(|newest| ahead(newest.wrapping_add(1).wrapping_sub(window), sequence))
+    };
+    let had = to
+        .delivered
+        .get(&sequence)
+        .is_some_and(|then| to.moved - then < REUSE_DISTANCE);
+    match cause {
+        Cause::StalePacket => behind(config().received_packets_buffer_size),
+        Cause::StaleFragment => behind(config().fragment_reassembly_buffer_size),
+        Cause::DuplicatePacket | Cause::AlreadyReceived => had,
+        // The same fragment again: its first copy stands.
+        Cause::DuplicateFragment => true,
+        _ => false,
+    }
+}
+
 /// Receives `datagram` at `to`, from `from`, and checks the promises:
-/// a refusal is counted once under its cause; a delivered packet was sent
-/// by the peer, intact, and is delivered once, unless an attacker's
-/// datagram was accepted for its sequence (`honest` false).
-fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: bool) {
+/// a refusal is counted once under its cause; an honest datagram (one the
+/// peer made for packet `honest`, as it made it) is refused only when
+/// time explains it ([`refusal_owed`]); a delivered packet was sent by the
+/// peer, intact, and is delivered once, unless an attacker's datagram was
+/// accepted for its sequence.
+fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
     let before = to.endpoint.counters().clone();
     // Reserved before the endpoint runs, so that only its own allocations
     // are counted against its bound.
@@ -183,6 +220,12 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: bool) {
             );
             assert_eq!(after.refused_total(), before.refused_total() + 1);
             assert!(handed.is_none(), "a refused datagram delivered a packet");
+            if let Some(sequence) = honest {
+                assert!(
+                    refusal_owed(to, sequence, refusal.cause),
+                    "an honest datagram of packet {sequence} refused: {refusal}"
+                );
+            }
         }
         Ok(received) => {
             assert_eq!(after.refused_total(), before.refused_total());
@@ -191,7 +234,7 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: bool) {
                 | Received::Declined { sequence }
                 | Received::Stored { sequence, .. } => sequence,
             };
-            if !honest {
+            if honest.is_none() {
                 to.forged.insert(sequence);
             }
             match to.newest {
@@ -339,7 +382,7 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             to.in_flight.extend(
                 spans
                     .iter()
-                    .map(|&(start, len)| bytes[start..start + len].to_vec()),
+                    .map(|&(start, len)| (bytes[start..start + len].to_vec(), sequence)),
             );
         }
         Step::Deliver { to_b, pick } | Step::Duplicate { to_b, pick } => {
@@ -348,12 +391,12 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                 return;
             }
             let at = usize::from(pick) % to.in_flight.len();
-            let datagram = if matches!(step, Step::Duplicate { .. }) {
+            let (datagram, sequence) = if matches!(step, Step::Duplicate { .. }) {
                 to.in_flight[at].clone()
             } else {
                 to.in_flight.remove(at)
             };
-            receive(to, from, &datagram, true);
+            receive(to, from, &datagram, Some(sequence));
         }
         Step::Drop { to_b, pick } => {
             let (to, _) = ends(sides, to_b);
@@ -373,16 +416,16 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                 return;
             }
             let index = usize::from(pick) % to.in_flight.len();
-            let mut datagram = to.in_flight.remove(index);
+            let (mut datagram, _) = to.in_flight.remove(index);
             let byte = usize::from(at) % datagram.len().max(1);
             if let Some(b) = datagram.get_mut(byte) {
                 *b ^= xor;
             }
-            receive(to, from, &datagram, false);
+            receive(to, from, &datagram, None);
         }
         Step::Inject { to_b, bytes } => {
             let (to, from) = ends(sides, to_b);
-            receive(to, from, &bytes, false);
+            receive(to, from, &bytes, None);
         }
         Step::Tick { millis } => {
             *time += f64::from(millis) / 1000.0;
@@ -410,7 +453,7 @@ pub fn run_raw(data: &[u8], make: Make<'_>) {
         let len = usize::from(len).min(tail.len());
         let (datagram, tail) = tail.split_at(len);
         rest = tail;
-        receive(&mut to, &from, datagram, false);
+        receive(&mut to, &from, datagram, None);
         steady(&to);
     }
 }

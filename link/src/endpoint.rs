@@ -117,6 +117,7 @@ enum Planted {
     NoWrap,
     AckUnsent,
     WrapKeepsWindow,
+    FullLastFragment,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -212,6 +213,7 @@ impl Endpoint {
                 Planted::NoWrap => Fault::NoWrap,
                 Planted::AckUnsent => Fault::AckUnsent,
                 Planted::WrapKeepsWindow => Fault::WrapKeepsWindow,
+                Planted::FullLastFragment => Fault::FullLastFragment,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -589,6 +591,9 @@ impl Endpoint {
         let size = self.config.fragment_size;
         let last = u16::from(fragment.id).saturating_add(1) == fragment.count;
         if data.len() > size && !self.has(Planted::UnboundedCopy) {
+            return Err(refused(Cause::FragmentTooLong, data_at, "data"));
+        }
+        if last && data.len() == size && self.has(Planted::FullLastFragment) {
             return Err(refused(Cause::FragmentTooLong, data_at, "data"));
         }
         if (!last && data.len() != size) || data.is_empty() {

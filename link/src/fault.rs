@@ -28,17 +28,22 @@ pub enum Fault {
     /// to past 0) without emptying the slots it passes: a packet the
     /// window left behind, partly received, still takes its fragments.
     WrapKeepsWindow,
+    /// Refuses a last fragment of exactly `fragment_size` bytes as too
+    /// long (`>=` for `>`): every packet whose length is a multiple of the
+    /// fragment size, honest or not, is lost.
+    FullLastFragment,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
         Self::NoWrap,
         Self::AckUnsent,
         Self::WrapKeepsWindow,
+        Self::FullLastFragment,
     ];
 }
 

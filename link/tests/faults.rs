@@ -118,3 +118,20 @@ fn wrap_keeps_window_lets_a_packet_left_behind_across_the_wrap_take_fragments() 
     assert_eq!(receive(&mut healthy, &late), Err(Cause::StaleFragment));
     assert_eq!(receive(&mut faulty, &late), Ok(Some((65_531, 150))));
 }
+
+#[test]
+fn full_last_fragment_refuses_a_packet_whose_length_is_a_multiple_of_the_fragment_size() {
+    let (mut healthy, mut faulty) = pair(Fault::FullLastFragment);
+    for endpoint in [&mut healthy, &mut faulty] {
+        assert_eq!(receive(endpoint, &fragment(1, 0, 2, &[5; 100])), Ok(None));
+        // Not a multiple: both deliver it.
+        assert_eq!(receive(endpoint, &fragment(2, 0, 2, &[6; 100])), Ok(None));
+        assert_eq!(
+            receive(endpoint, &fragment(2, 1, 2, &[6; 99])),
+            Ok(Some((2, 199)))
+        );
+    }
+    let full = fragment(1, 1, 2, &[5; 100]);
+    assert_eq!(receive(&mut healthy, &full), Ok(Some((1, 200))));
+    assert_eq!(receive(&mut faulty, &full), Err(Cause::FragmentTooLong));
+}
