@@ -9,6 +9,7 @@
 //! which would share its bugs (`tests/scenarios.rs` counts the reads).
 
 use super::{Owed, Scenario};
+use crate::conversation::ahead;
 use arbitrary::Unstructured;
 use link::{Endpoint, FragmentHeader, Header, FRAGMENT_HEADER_BYTES};
 use std::collections::{HashMap, HashSet};
@@ -465,14 +466,6 @@ fn one_datagram(
         _ => return Ok(None),
     };
     Ok(Some(lie))
-}
-
-/// Whether `a` is ahead of `b` on the 16-bit circle: reliable 1.0's rule,
-/// stated here apart from link's so that the verdicts owed do not share
-/// its code.
-const fn ahead(a: u16, b: u16) -> bool {
-    let by = a.wrapping_sub(b);
-    by != 0 && (by < 32_768 || (by == 32_768 && a > b))
 }
 
 /// A [`StateClass::LossAcrossWrap`] conversation: packet 0 large, only its
