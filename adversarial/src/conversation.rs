@@ -116,6 +116,13 @@ struct Side {
     /// Datagrams in flight toward this end, each with the sequence of the
     /// packet its sender made it for.
     in_flight: Vec<(Vec<u8>, u16)>,
+    /// The first sequence this end expects of its peer.
+    peer_first: u16,
+    /// For each packet this end sent, the peer's packets its header
+    /// acknowledges, as this end's history says it had them then.
+    header_acks: HashMap<u16, Vec<u16>>,
+    /// Its own packets it reported acknowledged.
+    acked: HashSet<u16>,
 }
 
 /// Makes an endpoint under test: link's own, or one with a planted fault.
@@ -139,7 +146,37 @@ impl Side {
             moved: 0,
             forged: HashSet::new(),
             in_flight: Vec::new(),
+            peer_first: 0,
+            header_acks: HashMap::new(),
+            acked: HashSet::new(),
         }
+    }
+
+    /// The peer's packets a header this end writes now acknowledges: the
+    /// newest sequence it accepted a datagram of (before any, the one
+    /// before the first it expects), and each of the 31 before it that it
+    /// delivered (reliable 1.0's rule, from this end's history).
+    fn acks_in_header(&self) -> Vec<u16> {
+        let ack = self.newest.unwrap_or(self.peer_first.wrapping_sub(1));
+        (0..32u16)
+            .map(|i| ack.wrapping_sub(i))
+            .filter(|d| {
+                self.delivered
+                    .get(d)
+                    .is_some_and(|then| self.moved - then < REUSE_DISTANCE)
+            })
+            .collect()
+    }
+
+    /// Whether its own packet `sequence` is among the last 32 it sent,
+    /// the ones it remembers for their acks.
+    fn remembers(&self, sequence: u16) -> bool {
+        let back = self
+            .endpoint
+            .next_sequence()
+            .wrapping_sub(1)
+            .wrapping_sub(sequence);
+        usize::from(back) < self.sent.len().min(32)
     }
 
     /// Counts what `f` allocates against the endpoint's bound.
@@ -199,6 +236,7 @@ fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
 /// accepted for its sequence.
 fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
     let before = to.endpoint.counters().clone();
+    let acks_before = to.endpoint.acks().len();
     // Reserved before the endpoint runs, so that only its own allocations
     // are counted against its bound.
     let mut payload = Vec::with_capacity(config().max_packet_size);
@@ -246,6 +284,11 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
                 None => to.newest = Some(sequence),
                 Some(_) => {}
             }
+            let reported: Vec<u16> = to.endpoint.acks()[acks_before..].to_vec();
+            if handed.is_some() {
+                acks_owed(to, from, sequence, &reported);
+            }
+            to.acked.extend(reported);
             if let Some((delivered, payload)) = handed {
                 assert_eq!(delivered, sequence);
                 // A sequence comes round again once the window has moved
@@ -269,6 +312,36 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
             }
         }
     }
+}
+
+/// The acks `to` reported on delivering the peer's packet `sequence` are
+/// exactly those owed: each of its own packets the packet's header
+/// acknowledged (as `from`'s history says it was written) that it still
+/// remembers and had not reported before. Not owed of a packet an
+/// attacker's datagram went into, nor once an attacker moved a window half
+/// the range (old deliveries then count again).
+fn acks_owed(to: &Side, from: &Side, sequence: u16, reported: &[u16]) {
+    if to.forged.contains(&sequence)
+        || to.moved >= REUSE_DISTANCE / 2
+        || from.moved >= REUSE_DISTANCE / 2
+    {
+        return;
+    }
+    let Some(header) = from.header_acks.get(&sequence) else {
+        return;
+    };
+    let mut owed: Vec<u16> = header
+        .iter()
+        .copied()
+        .filter(|own| to.remembers(*own) && !to.acked.contains(own))
+        .collect();
+    let mut got = reported.to_vec();
+    owed.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(
+        got, owed,
+        "acks reported on delivering packet {sequence}, against those its header owed"
+    );
 }
 
 /// Checks what holds of an end at any moment: every ack names a packet it
@@ -332,6 +405,7 @@ fn run_from(start: u16, steps: impl IntoIterator<Item = Step>, make: Make<'_>) -
     for side in &mut sides {
         side.endpoint.set_next_sequence(start);
         side.endpoint.expect_peer_from(start);
+        side.peer_first = start;
     }
     let mut time = 0.0f64;
     let mut acked = [0usize; 2];
@@ -380,6 +454,8 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             });
             let sequence = sent.unwrap_or_else(|e| panic!("a packet within the limits: {e}"));
             from.sent.insert(sequence, payload);
+            let acks = from.acks_in_header();
+            from.header_acks.insert(sequence, acks);
             to.in_flight.extend(
                 spans
                     .iter()

@@ -223,4 +223,8 @@ impl crate::scenario::Connection for AcceptsReplays {
     fn expect_peer_from(&mut self, sequence: u16) {
         self.0.expect_peer_from(sequence);
     }
+
+    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
+        crate::scenario::Connection::send_own(&mut self.0, first, payload)
+    }
 }

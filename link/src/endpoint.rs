@@ -118,6 +118,7 @@ enum Planted {
     AckUnsent,
     WrapKeepsWindow,
     FullLastFragment,
+    AckOffByOne,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -214,6 +215,7 @@ impl Endpoint {
                 Planted::AckUnsent => Fault::AckUnsent,
                 Planted::WrapKeepsWindow => Fault::WrapKeepsWindow,
                 Planted::FullLastFragment => Fault::FullLastFragment,
+                Planted::AckOffByOne => Fault::AckOffByOne,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -531,7 +533,8 @@ impl Endpoint {
             if header.ack_bits & (1u32 << i) == 0 {
                 continue;
             }
-            let acked = header.ack.wrapping_sub(i);
+            let off_by_one = u16::from(self.has(Planted::AckOffByOne));
+            let acked = header.ack.wrapping_sub(i).wrapping_sub(off_by_one);
             let unsent_too = self.has(Planted::AckUnsent);
             let Some(sent) = self.sent.get_mut(acked) else {
                 if unsent_too && self.acks.len() < self.config.ack_buffer_size {

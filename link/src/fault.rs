@@ -32,11 +32,14 @@ pub enum Fault {
     /// long (`>=` for `>`): every packet whose length is a multiple of the
     /// fragment size, honest or not, is lost.
     FullLastFragment,
+    /// Maps a header's ack bit `i` to the packet `ack - i - 1`, one before
+    /// the one it names: each ack reported is for the wrong packet.
+    AckOffByOne,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
@@ -44,6 +47,7 @@ impl Fault {
         Self::AckUnsent,
         Self::WrapKeepsWindow,
         Self::FullLastFragment,
+        Self::AckOffByOne,
     ];
 }
 

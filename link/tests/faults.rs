@@ -135,3 +135,23 @@ fn full_last_fragment_refuses_a_packet_whose_length_is_a_multiple_of_the_fragmen
     assert_eq!(receive(&mut healthy, &full), Ok(Some((1, 200))));
     assert_eq!(receive(&mut faulty, &full), Err(Cause::FragmentTooLong));
 }
+
+#[test]
+fn ack_off_by_one_reports_the_packet_before_the_one_acked() {
+    let (mut healthy, mut faulty) = pair(Fault::AckOffByOne);
+    // Each sends its packets 0, 1 and 2; the peer's header acks 2 alone.
+    let mut datagram = header_bytes(&Header {
+        sequence: 0,
+        ack: 2,
+        ack_bits: 0b1,
+    });
+    datagram.push(1);
+    for endpoint in [&mut healthy, &mut faulty] {
+        for _ in 0..3 {
+            endpoint.send(&[4; 10], |_| {}).unwrap();
+        }
+        assert_eq!(receive(endpoint, &datagram), Ok(Some((0, 1))));
+    }
+    assert_eq!(healthy.acks(), &[2]);
+    assert_eq!(faulty.acks(), &[1]);
+}

@@ -8,7 +8,7 @@
 //! writers only: never by reading a datagram with the code under attack,
 //! which would share its bugs (`tests/scenarios.rs` counts the reads).
 
-use super::{Owed, Scenario};
+use super::{Owed, Own, Scenario};
 use crate::conversation::ahead;
 use arbitrary::Unstructured;
 use link::{Endpoint, FragmentHeader, Header, FRAGMENT_HEADER_BYTES};
@@ -151,6 +151,72 @@ impl Packet {
             .write(&mut [0u8; link::MAX_HEADER_BYTES])
             .unwrap_or(1)
     }
+
+    /// The packet as a sender that had received `own` would have sent it:
+    /// its header (in its first datagram, after the fragment header when
+    /// split) written again with the ack fields of what it received.
+    fn acknowledging(mut self, own: &Own, config: &link::Config) -> Self {
+        let Some((ack, ack_bits)) = ack_fields(own) else {
+            return self;
+        };
+        let old = self.header_len();
+        self.header.ack = ack;
+        self.header.ack_bits = ack_bits;
+        let mut head = [0u8; link::MAX_HEADER_BYTES];
+        let len = self.header.write(&mut head).unwrap_or(0);
+        let at = if self.fragmented(config) {
+            FRAGMENT_HEADER_BYTES
+        } else {
+            0
+        };
+        if let Some(first) = self.datagrams.first_mut() {
+            first.splice(
+                at..at + old,
+                head.get(..len).unwrap_or_default().iter().copied(),
+            );
+        }
+        self
+    }
+}
+
+/// The ack fields of a receiver that got `own.received`: the newest of
+/// them, and a bit for each of the 32 up to it that it got (reliable 1.0's
+/// rule, stated here); `None` when it got none.
+fn ack_fields(own: &Own) -> Option<(u16, u32)> {
+    let newest = (0..own.count)
+        .rev()
+        .map(|i| own.first.wrapping_add(i))
+        .find(|s| own.received.contains(s))?;
+    let bits = (0..32u16)
+        .filter(|i| own.received.contains(&newest.wrapping_sub(*i)))
+        .fold(0u32, |bits, i| bits | 1 << i);
+    Some((newest, bits))
+}
+
+/// The endpoint's own packets for a scenario of `class`: up to 32 from
+/// anywhere, each received by the peer with odds of 3 in 4. None where
+/// the lie is in the ack fields themselves (whose honest form must then be
+/// the short one, of a sender that received nothing).
+fn own_packets(class: StateClass, u: &mut Unstructured<'_>) -> arbitrary::Result<Own> {
+    if matches!(
+        class,
+        StateClass::AckForUnsent | StateClass::NonCanonicalHeader
+    ) {
+        return Ok(Own::default());
+    }
+    let count = u.int_in_range(0..=32)?;
+    let first: u16 = u.arbitrary()?;
+    let mut received = HashSet::new();
+    for i in 0..count {
+        if u.ratio(3, 4)? {
+            received.insert(first.wrapping_add(i));
+        }
+    }
+    Ok(Own {
+        count,
+        first,
+        received,
+    })
 }
 
 /// `count` packets from a fresh sender starting at `start`, the one at
@@ -246,7 +312,11 @@ pub fn scenario(
         }
         _ => 0,
     };
-    let packets = conversation(u, config, start, (count, big, false))?;
+    let own = own_packets(class, u)?;
+    let packets: Vec<Packet> = conversation(u, config, start, (count, big, false))?
+        .into_iter()
+        .map(|p| p.acknowledging(&own, config))
+        .collect();
     let mut datagrams: Vec<(Vec<u8>, Owed)> = Vec::new();
     let p = &packets[big];
     // A regular packet (the one after the big one, if small; else one of
@@ -381,6 +451,7 @@ pub fn scenario(
         } else {
             start
         },
+        own,
     })
 }
 
@@ -489,7 +560,11 @@ fn loss_across_wrap(
         _ => reassembly.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
     };
     let lost = u.int_in_range(usize::from(reassembly)..=usize::from(received) + 8)?;
-    let packets = conversation(u, config, start, (lost + 2, 0, true))?;
+    let own = own_packets(StateClass::LossAcrossWrap, u)?;
+    let packets: Vec<Packet> = conversation(u, config, start, (lost + 2, 0, true))?
+        .into_iter()
+        .map(|p| p.acknowledging(&own, config))
+        .collect();
     let (Some(first), Some(jump)) = (packets.first(), packets.last()) else {
         return Err(arbitrary::Error::IncorrectFormat);
     };
@@ -548,5 +623,6 @@ fn loss_across_wrap(
             .collect(),
         must_deliver,
         peer_start: start,
+        own,
     })
 }

@@ -45,6 +45,14 @@ pub trait Connection {
     /// Expects the peer's first packet to be `sequence` (a fresh endpoint
     /// expects 0).
     fn expect_peer_from(&mut self, sequence: u16);
+
+    /// Sends `payload` as its own next packet, its first at sequence
+    /// `first`, and returns the sequence it took; `None` (the default) for
+    /// a connection that does not send, which is then owed no acks.
+    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
+        let _ = (first, payload);
+        None
+    }
 }
 
 impl Connection for link::Endpoint {
@@ -81,6 +89,13 @@ impl Connection for link::Endpoint {
     fn expect_peer_from(&mut self, sequence: u16) {
         Self::expect_peer_from(self, sequence);
     }
+
+    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
+        if self.counters().packets_sent == 0 {
+            self.set_next_sequence(first);
+        }
+        Self::send(self, payload, |_| {}).ok()
+    }
 }
 
 /// The configuration the scenarios are built for: the stateful fuzz
@@ -112,6 +127,21 @@ pub struct Scenario {
     pub must_deliver: HashSet<u16>,
     /// The first sequence the endpoint must expect from its peer.
     pub peer_start: u16,
+    /// The endpoint's own packets, sent before the peer's datagrams arrive.
+    pub own: Own,
+}
+
+/// The endpoint's own packets in a scenario: `count` of them from sequence
+/// `first`, of which the peer received `received`; every honest header
+/// of the peer's acknowledges exactly those.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Own {
+    /// How many it sends (at most 32, so that one header acks them all).
+    pub count: u16,
+    /// Its first sequence.
+    pub first: u16,
+    /// The ones the peer received.
+    pub received: HashSet<u16>,
 }
 
 /// What went wrong in a scenario, at which datagram.
@@ -142,8 +172,12 @@ pub enum Broken {
     DeliveredTwice,
     /// Never delivered an honest packet it owed.
     Undelivered,
-    /// Acknowledged a packet it never sent.
+    /// Acknowledged a packet it never sent, or one the peer never
+    /// received, or one twice.
     FalseAck,
+    /// Never acknowledged a packet of its own that the peer's headers
+    /// acknowledged.
+    Unacked,
     /// Allocated beyond its bound.
     OverAllocated,
     /// Panicked.
@@ -152,13 +186,14 @@ pub enum Broken {
 
 impl Broken {
     /// Every kind, in table order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::WrongVerdict,
         Self::Miscounted,
         Self::Corrupted,
         Self::DeliveredTwice,
         Self::Undelivered,
         Self::FalseAck,
+        Self::Unacked,
         Self::OverAllocated,
         Self::Panicked,
     ];
@@ -173,18 +208,21 @@ impl Broken {
             Self::DeliveredTwice => "delivered twice",
             Self::Undelivered => "undelivered",
             Self::FalseAck => "false ack",
+            Self::Unacked => "unacked",
             Self::OverAllocated => "over-allocated",
             Self::Panicked => "panicked",
         }
     }
 }
 
-/// Delivers the scenario's datagrams to `connection` one by one and checks
-/// every step: the owed verdict, the counter of a refusal's cause moved by
-/// exactly one, deliveries sent, intact and once, acks only for what the
-/// endpoint sent (it sent nothing), allocations within its bound; at the
-/// end, every packet owed delivery delivered. `made` is what making the
-/// connection allocated.
+/// Has `connection` send its own packets ([`Scenario::own`]), then
+/// delivers the scenario's datagrams to it one by one and checks every
+/// step: the owed verdict, the counter of a refusal's cause moved by
+/// exactly one, deliveries sent, intact and once, acks only for its own
+/// packets the peer received, each once, allocations within its bound; at
+/// the end, every packet owed delivery delivered and, once a packet of the
+/// peer's was, every own packet it received acknowledged. `made` is what
+/// making the connection allocated.
 ///
 /// # Errors
 ///
@@ -202,6 +240,28 @@ pub fn run(
     };
     connection.expect_peer_from(scenario.peer_start);
     let mut allocated = made;
+    // The acks owed: the own packets the peer received, once it is known
+    // that the connection sent them.
+    let mut owed_acks: HashSet<u16> = HashSet::new();
+    for i in 0..scenario.own.count {
+        let (sent, bytes) =
+            allocated_during(|| connection.send_own(scenario.own.first, &i.to_le_bytes()));
+        allocated += bytes.bytes;
+        let Some(sequence) = sent else {
+            break;
+        };
+        let owed = scenario.own.first.wrapping_add(i);
+        if sequence != owed {
+            return Err(fail(
+                0,
+                Broken::WrongVerdict,
+                format!("its own packet {i} went as {sequence}, not {owed}"),
+            ));
+        }
+        if scenario.own.received.contains(&sequence) {
+            owed_acks.insert(sequence);
+        }
+    }
     let mut delivered: HashSet<u16> = HashSet::new();
     let mut payload = Vec::with_capacity(1 << 16);
     for (step, (datagram, owed)) in scenario.datagrams.iter().enumerate() {
@@ -264,13 +324,14 @@ pub fn run(
                 ));
             }
         }
-        let acks = connection.take_acks();
-        if !acks.is_empty() {
-            return Err(fail(
-                step,
-                Broken::FalseAck,
-                format!("acks {acks:?} for packets never sent"),
-            ));
+        for ack in connection.take_acks() {
+            if !owed_acks.remove(&ack) {
+                return Err(fail(
+                    step,
+                    Broken::FalseAck,
+                    format!("an ack for packet {ack}, which it never sent, the peer never received, or was acked before"),
+                ));
+            }
         }
     }
     let end = scenario.datagrams.len();
@@ -285,6 +346,19 @@ pub fn run(
             end,
             Broken::Undelivered,
             format!("packets {missing:?} never delivered"),
+        ));
+    }
+    // Every honest header of the peer's acknowledges the same packets, so
+    // once one of its packets was delivered, each was owed its ack.
+    if !delivered.is_empty() && !owed_acks.is_empty() {
+        let mut unacked: Vec<u16> = owed_acks.into_iter().collect();
+        unacked.sort_unstable();
+        return Err(fail(
+            end,
+            Broken::Unacked,
+            format!(
+                "its packets {unacked:?}, which the peer received and acknowledged, never acked"
+            ),
         ));
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! conversation itself, not the randomness it was built from, so it
 //! replays the same whatever the generator becomes.
 
-use super::{Failure, Owed, Scenario, StateClass};
+use super::{Failure, Owed, Own, Scenario, StateClass};
 use crate::digest::{hex, unhex};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -33,6 +33,8 @@ pub fn to_json(target: &str, scenario: &Scenario, failure: Option<&Failure>) -> 
     sent.sort_unstable();
     let mut must_deliver: Vec<u16> = scenario.must_deliver.iter().copied().collect();
     must_deliver.sort_unstable();
+    let mut received: Vec<u16> = scenario.own.received.iter().copied().collect();
+    received.sort_unstable();
     json!({
         "endpoint": target,
         "class": scenario.class.name(),
@@ -48,6 +50,11 @@ pub fn to_json(target: &str, scenario: &Scenario, failure: Option<&Failure>) -> 
             .map(|(sequence, payload)| json!({"sequence": sequence, "payload": hex(payload)}))
             .collect::<Vec<_>>(),
         "must_deliver": must_deliver,
+        "own": {
+            "count": scenario.own.count,
+            "first": scenario.own.first,
+            "received": received,
+        },
     })
 }
 
@@ -110,12 +117,27 @@ pub fn from_json(document: &Value) -> Result<(String, Scenario), String> {
         .iter()
         .map(|s| sequence(s, "must_deliver"))
         .collect::<Result<HashSet<u16>, String>>()?;
+    // Written before the endpoint sent packets of its own: none.
+    let own = match document.get("own") {
+        None => Own::default(),
+        Some(own) => Own {
+            count: sequence(&own["count"], "own.count")?,
+            first: sequence(&own["first"], "own.first")?,
+            received: own["received"]
+                .as_array()
+                .ok_or("own.received: not a list")?
+                .iter()
+                .map(|s| sequence(s, "own.received"))
+                .collect::<Result<HashSet<u16>, String>>()?,
+        },
+    };
     let scenario = Scenario {
         class,
         datagrams,
         sent,
         must_deliver,
         peer_start: sequence(&document["peer_start"], "peer_start")?,
+        own,
     };
     Ok((target, scenario))
 }

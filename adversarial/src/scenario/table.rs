@@ -7,13 +7,14 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 /// Short column heads, in [`Broken::ALL`]'s order.
-const HEADS: [&str; 8] = [
+const HEADS: [&str; 9] = [
     "wrong",
     "miscount",
     "corrupt",
     "twice",
     "undeliv",
     "false-ack",
+    "unacked",
     "over-mem",
     "panics",
 ];
