@@ -119,6 +119,7 @@ enum Planted {
     WrapKeepsWindow,
     FullLastFragment,
     AckOffByOne,
+    ShortAckBase,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -216,6 +217,7 @@ impl Endpoint {
                 Planted::WrapKeepsWindow => Fault::WrapKeepsWindow,
                 Planted::FullLastFragment => Fault::FullLastFragment,
                 Planted::AckOffByOne => Fault::AckOffByOne,
+                Planted::ShortAckBase => Fault::ShortAckBase,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -456,12 +458,25 @@ impl Endpoint {
             ));
         }
         if first & 1 == 0 {
-            let (header, len) = Header::read(datagram).map_err(|e| header_refusal(e, 0))?;
+            let (header, len) = self
+                .read_header(datagram)
+                .map_err(|e| header_refusal(e, 0))?;
             let payload = datagram.get(len..).unwrap_or_default();
             self.accept_packet(header, payload, len, deliver)
         } else {
             self.receive_fragment(datagram, deliver)
         }
+    }
+
+    /// A packet header at the start of `bytes`; the `ShortAckBase` fault
+    /// takes a one-byte ack from the sequence less one.
+    fn read_header(&self, bytes: &[u8]) -> Result<(Header, usize), DecodeError> {
+        let (mut header, len) = Header::read(bytes)?;
+        let short = bytes.first().is_some_and(|prefix| prefix & (1 << 5) != 0);
+        if short && self.has(Planted::ShortAckBase) {
+            header.ack = header.ack.wrapping_sub(1);
+        }
+        Ok((header, len))
     }
 
     /// A whole packet: the window's rules, then the application, then the
@@ -578,8 +593,9 @@ impl Endpoint {
         let mut header = None;
         if fragment.id == 0 {
             let rest = datagram.get(FRAGMENT_HEADER_BYTES..).unwrap_or_default();
-            let (embedded, len) =
-                Header::read(rest).map_err(|e| header_refusal(e, FRAGMENT_HEADER_BYTES))?;
+            let (embedded, len) = self
+                .read_header(rest)
+                .map_err(|e| header_refusal(e, FRAGMENT_HEADER_BYTES))?;
             if embedded.sequence != fragment.sequence {
                 return Err(refused(
                     Cause::SequenceMismatch,

@@ -35,11 +35,14 @@ pub enum Fault {
     /// Maps a header's ack bit `i` to the packet `ack - i - 1`, one before
     /// the one it names: each ack reported is for the wrong packet.
     AckOffByOne,
+    /// Rebuilds a one-byte ack from the wrong base, the packet's sequence
+    /// less one: every short header's ack names the packet before.
+    ShortAckBase,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
@@ -48,6 +51,7 @@ impl Fault {
         Self::WrapKeepsWindow,
         Self::FullLastFragment,
         Self::AckOffByOne,
+        Self::ShortAckBase,
     ];
 }
 

@@ -155,3 +155,32 @@ fn ack_off_by_one_reports_the_packet_before_the_one_acked() {
     assert_eq!(healthy.acks(), &[2]);
     assert_eq!(faulty.acks(), &[1]);
 }
+
+#[test]
+fn short_ack_base_takes_a_one_byte_ack_from_the_sequence_less_one() {
+    // The peer's packet 3 acks the endpoint's packet 2 in one byte (3 - 2
+    // fits); its packet 300 acks 2 in two bytes.
+    let datagram = |sequence: u16| {
+        let mut bytes = header_bytes(&Header {
+            sequence,
+            ack: 2,
+            ack_bits: 0b1,
+        });
+        bytes.push(1);
+        bytes
+    };
+    let (short, long) = (datagram(3), datagram(300));
+    assert_ne!(short[0] & (1 << 5), 0, "the short form");
+    assert_eq!(long[0] & (1 << 5), 0, "the long form");
+    for (bytes, sequence, faulty_acks) in [(&short, 3, [1]), (&long, 300, [2])] {
+        let (mut healthy, mut faulty) = pair(Fault::ShortAckBase);
+        for endpoint in [&mut healthy, &mut faulty] {
+            for _ in 0..3 {
+                endpoint.send(&[4; 10], |_| {}).unwrap();
+            }
+            assert_eq!(receive(endpoint, bytes), Ok(Some((sequence, 1))));
+        }
+        assert_eq!(healthy.acks(), &[2]);
+        assert_eq!(faulty.acks(), &faulty_acks);
+    }
+}

@@ -193,11 +193,17 @@ fn ack_fields(own: &Own) -> Option<(u16, u32)> {
     Some((newest, bits))
 }
 
-/// The endpoint's own packets for a scenario of `class`: up to 32 from
-/// anywhere, each received by the peer with odds of 3 in 4. None where
-/// the lie is in the ack fields themselves (whose honest form must then be
-/// the short one, of a sender that received nothing).
-fn own_packets(class: StateClass, u: &mut Unstructured<'_>) -> arbitrary::Result<Own> {
+/// The endpoint's own packets for a scenario of `class` whose peer starts
+/// at `peer_start`: up to 32, each received by the peer with odds of 3 in
+/// 4, half the time just before the peer's sequences (so that its headers
+/// carry the ack in one byte), else from anywhere. None where the lie is in
+/// the ack fields themselves (whose honest form must then be the short
+/// one, of a sender that received nothing).
+fn own_packets(
+    class: StateClass,
+    peer_start: u16,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Own> {
     if matches!(
         class,
         StateClass::AckForUnsent | StateClass::NonCanonicalHeader
@@ -205,7 +211,11 @@ fn own_packets(class: StateClass, u: &mut Unstructured<'_>) -> arbitrary::Result
         return Ok(Own::default());
     }
     let count = u.int_in_range(0..=32)?;
-    let first: u16 = u.arbitrary()?;
+    let first: u16 = if u.arbitrary()? {
+        peer_start.wrapping_sub(count + u.int_in_range(0..=64)?)
+    } else {
+        u.arbitrary()?
+    };
     let mut received = HashSet::new();
     for i in 0..count {
         if u.ratio(3, 4)? {
@@ -312,7 +322,7 @@ pub fn scenario(
         }
         _ => 0,
     };
-    let own = own_packets(class, u)?;
+    let own = own_packets(class, start, u)?;
     let packets: Vec<Packet> = conversation(u, config, start, (count, big, false))?
         .into_iter()
         .map(|p| p.acknowledging(&own, config))
@@ -560,7 +570,7 @@ fn loss_across_wrap(
         _ => reassembly.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
     };
     let lost = u.int_in_range(usize::from(reassembly)..=usize::from(received) + 8)?;
-    let own = own_packets(StateClass::LossAcrossWrap, u)?;
+    let own = own_packets(StateClass::LossAcrossWrap, start, u)?;
     let packets: Vec<Packet> = conversation(u, config, start, (lost + 2, 0, true))?
         .into_iter()
         .map(|p| p.acknowledging(&own, config))
