@@ -715,7 +715,8 @@ fn two_of_our_endpoints_keep_them_beside_c_shadows() {
     }
 }
 
-/// The faults planted for conversations that owe acks and deliveries.
+/// The faults planted for conversations that owe acks and deliveries:
+/// each must break a promise within 1,000 conversations.
 const CONVERSATION_FAULTS: [Fault; 4] = [
     Fault::AckOffByOne,
     Fault::ShortAckBase,
@@ -723,14 +724,22 @@ const CONVERSATION_FAULTS: [Fault; 4] = [
     Fault::WrapKeepsWindow,
 ];
 
+/// Conversations tried on each of the other faults, which hostile
+/// datagrams show and honest conversations need not: printed, not owed.
+const OTHER_FAULT_BUDGET: u64 = 100;
+
 #[test]
 fn each_conversation_fault_breaks_a_promise_to_the_c_library() {
-    for fault in CONVERSATION_FAULTS {
-        let Some(found) = first_failure([Kind::Ours(Some(fault)), Kind::C], 0..1_000) else {
+    for fault in Fault::ALL {
+        let owed = CONVERSATION_FAULTS.contains(&fault);
+        let budget = if owed { 1_000 } else { OTHER_FAULT_BUDGET };
+        let Some(found) = first_failure([Kind::Ours(Some(fault)), Kind::C], 0..budget) else {
             return;
         };
-        let (seed, broken) =
-            found.unwrap_or_else(|| panic!("{fault:?} kept every promise in 1,000 conversations"));
-        println!("{fault:?}: conversation {} ({broken})", seed + 1);
+        match found {
+            Some((seed, broken)) => println!("{fault:?}: conversation {} ({broken})", seed + 1),
+            None if owed => panic!("{fault:?} kept every promise in {budget} conversations"),
+            None => println!("{fault:?}: not caught in {budget} conversations"),
+        }
     }
 }
