@@ -113,9 +113,14 @@ struct Side {
     /// Sequences a datagram not sent by the peer (corrupted or injected)
     /// was accepted for: their content is whatever the attacker made it.
     forged: HashSet<u16>,
-    /// Datagrams in flight toward this end, each with the sequence of the
-    /// packet its sender made it for.
-    in_flight: Vec<(Vec<u8>, u16)>,
+    /// Datagrams in flight toward this end.
+    in_flight: Vec<InFlight>,
+    /// For each packet of the peer's, per datagram: whether it arrived
+    /// while this end's windows still held the packet.
+    arrived: HashMap<u16, Vec<bool>>,
+    /// Whether a datagram the peer did not make (corrupted or injected)
+    /// reached this end: then nothing is owed of it in time.
+    attacked: bool,
     /// The first sequence this end expects of its peer.
     peer_first: u16,
     /// For each packet this end sent, the peer's packets its header
@@ -123,6 +128,15 @@ struct Side {
     header_acks: HashMap<u16, Vec<u16>>,
     /// Its own packets it reported acknowledged.
     acked: HashSet<u16>,
+}
+
+/// A datagram in flight: its bytes, and the packet and place its sender
+/// made it for.
+#[derive(Clone)]
+struct InFlight {
+    bytes: Vec<u8>,
+    sequence: u16,
+    index: usize,
 }
 
 /// Makes an endpoint under test: link's own, or one with a planted fault.
@@ -146,6 +160,8 @@ impl Side {
             moved: 0,
             forged: HashSet::new(),
             in_flight: Vec::new(),
+            arrived: HashMap::new(),
+            attacked: false,
             peer_first: 0,
             header_acks: HashMap::new(),
             acked: HashSet::new(),
@@ -166,6 +182,24 @@ impl Side {
                     .is_some_and(|then| self.moved - then < REUSE_DISTANCE)
             })
             .collect()
+    }
+
+    /// Whether this end's window of `window` packets has passed the peer's
+    /// packet `sequence`, by the newest sequence it accepted a datagram of:
+    /// reliable 1.0's staleness, from this end's history.
+    fn passed(&self, sequence: u16, window: u16) -> bool {
+        self.newest
+            .is_some_and(|newest| ahead(newest.wrapping_add(1).wrapping_sub(window), sequence))
+    }
+
+    /// The window that judges a datagram of this shape: reassembly's for a
+    /// fragment, received packets' for a whole packet.
+    fn window_for(datagram: &[u8]) -> u16 {
+        if datagram.first().is_some_and(|prefix| prefix & 1 == 1) {
+            config().fragment_reassembly_buffer_size
+        } else {
+            config().received_packets_buffer_size
+        }
     }
 
     /// Whether its own packet `sequence` is among the last 32 it sent,
@@ -210,10 +244,7 @@ fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
     if to.forged.contains(&sequence) {
         return true;
     }
-    let behind = |window: u16| {
-        to.newest
-            .is_some_and(|newest| ahead(newest.wrapping_add(1).wrapping_sub(window), sequence))
-    };
+    let behind = |window: u16| to.passed(sequence, window);
     let had = to
         .delivered
         .get(&sequence)
@@ -235,6 +266,12 @@ fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
 /// peer, intact, and is delivered once, unless an attacker's datagram was
 /// accepted for its sequence.
 fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
+    let passed = honest.filter(|sequence| {
+        !to.forged.contains(sequence) && to.passed(*sequence, Side::window_for(datagram))
+    });
+    if honest.is_none() {
+        to.attacked = true;
+    }
     let before = to.endpoint.counters().clone();
     let acks_before = to.endpoint.acks().len();
     // Reserved before the endpoint runs, so that only its own allocations
@@ -268,6 +305,12 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
         }
         Ok(received) => {
             assert_eq!(after.refused_total(), before.refused_total());
+            if let Some(sequence) = passed {
+                panic!(
+                    "an honest datagram of packet {sequence} accepted, its window passed: \
+                     {received:?}"
+                );
+            }
             let sequence = match received {
                 Received::Delivered { sequence }
                 | Received::Declined { sequence }
@@ -417,10 +460,35 @@ fn run_from(start: u16, steps: impl IntoIterator<Item = Step>, make: Make<'_>) -
             side.endpoint.clear_acks();
         }
     }
+    for side in &sides {
+        delivered_in_time(side);
+    }
     Summary {
         delivered: [sides[0].delivered.len(), sides[1].delivered.len()],
         acked,
     }
+}
+
+/// What an end owes by the end of a script its peer alone spoke to: every
+/// packet of the peer's whose datagrams all arrived while its windows held
+/// it was delivered.
+fn delivered_in_time(side: &Side) {
+    if side.attacked {
+        return;
+    }
+    let mut owed: Vec<u16> = side
+        .arrived
+        .iter()
+        .filter(|(sequence, arrived)| {
+            arrived.iter().all(|held| *held) && !side.delivered.contains_key(sequence)
+        })
+        .map(|(sequence, _)| *sequence)
+        .collect();
+    owed.sort_unstable();
+    assert!(
+        owed.is_empty(),
+        "packets {owed:?}: every datagram arrived while the windows held it, never delivered"
+    );
 }
 
 /// The receiving side of a step and the other one.
@@ -456,10 +524,16 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             from.sent.insert(sequence, payload);
             let acks = from.acks_in_header();
             from.header_acks.insert(sequence, acks);
+            to.arrived.insert(sequence, vec![false; spans.len()]);
             to.in_flight.extend(
                 spans
                     .iter()
-                    .map(|&(start, len)| (bytes[start..start + len].to_vec(), sequence)),
+                    .enumerate()
+                    .map(|(index, &(start, len))| InFlight {
+                        bytes: bytes[start..start + len].to_vec(),
+                        sequence,
+                        index,
+                    }),
             );
         }
         Step::Deliver { to_b, pick } | Step::Duplicate { to_b, pick } => {
@@ -468,12 +542,20 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                 return;
             }
             let at = usize::from(pick) % to.in_flight.len();
-            let (datagram, sequence) = if matches!(step, Step::Duplicate { .. }) {
+            let datagram = if matches!(step, Step::Duplicate { .. }) {
                 to.in_flight[at].clone()
             } else {
                 to.in_flight.remove(at)
             };
-            receive(to, from, &datagram, Some(sequence));
+            let held = !to.passed(datagram.sequence, Side::window_for(&datagram.bytes));
+            if let Some(arrived) = to
+                .arrived
+                .get_mut(&datagram.sequence)
+                .and_then(|arrived| arrived.get_mut(datagram.index))
+            {
+                *arrived |= held;
+            }
+            receive(to, from, &datagram.bytes, Some(datagram.sequence));
         }
         Step::Drop { to_b, pick } => {
             let (to, _) = ends(sides, to_b);
@@ -493,7 +575,7 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                 return;
             }
             let index = usize::from(pick) % to.in_flight.len();
-            let (mut datagram, _) = to.in_flight.remove(index);
+            let mut datagram = to.in_flight.remove(index).bytes;
             let byte = usize::from(at) % datagram.len().max(1);
             if let Some(b) = datagram.get_mut(byte) {
                 *b ^= xor;
