@@ -120,6 +120,7 @@ enum Planted {
     FullLastFragment,
     AckOffByOne,
     ShortAckBase,
+    FragmentedNotRecorded,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -218,6 +219,7 @@ impl Endpoint {
                 Planted::FullLastFragment => Fault::FullLastFragment,
                 Planted::AckOffByOne => Fault::AckOffByOne,
                 Planted::ShortAckBase => Fault::ShortAckBase,
+                Planted::FragmentedNotRecorded => Fault::FragmentedNotRecorded,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -462,7 +464,7 @@ impl Endpoint {
                 .read_header(datagram)
                 .map_err(|e| header_refusal(e, 0))?;
             let payload = datagram.get(len..).unwrap_or_default();
-            self.accept_packet(header, payload, len, deliver)
+            self.accept_packet(header, payload, len, false, deliver)
         } else {
             self.receive_fragment(datagram, deliver)
         }
@@ -486,6 +488,7 @@ impl Endpoint {
         header: Header,
         payload: &[u8],
         at: usize,
+        from_fragments: bool,
         mut deliver: impl FnMut(u16, &[u8]) -> bool,
     ) -> Result<Received, Refusal> {
         let sequence = header.sequence;
@@ -507,7 +510,9 @@ impl Endpoint {
         {
             self.newest = Some(self.newest.map_or(sequence, |n| n.max(sequence)));
         }
-        self.received.insert(sequence);
+        if !(from_fragments && self.has(Planted::FragmentedNotRecorded)) {
+            self.received.insert(sequence);
+        }
         self.advance_reassembly(sequence);
         self.take_acks(header);
         Ok(Received::Delivered { sequence })
@@ -681,7 +686,7 @@ impl Endpoint {
         // reuse: the buffer stays with the endpoint.
         let mut done = std::mem::take(entry);
         self.reassembly.remove(sequence);
-        let result = self.accept_packet(whole, done.payload(), data_at, deliver);
+        let result = self.accept_packet(whole, done.payload(), data_at, true, deliver);
         done.count = 0;
         if let Some(slot) = self.reassembly.slot_value(sequence) {
             *slot = done;

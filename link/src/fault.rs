@@ -38,11 +38,15 @@ pub enum Fault {
     /// Rebuilds a one-byte ack from the wrong base, the packet's sequence
     /// less one: every short header's ack names the packet before.
     ShortAckBase,
+    /// Delivers a packet put together from fragments without recording it
+    /// as received: its sender's acks never name it, and its fragments,
+    /// arriving again, deliver it again.
+    FragmentedNotRecorded,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
@@ -52,6 +56,7 @@ impl Fault {
         Self::FullLastFragment,
         Self::AckOffByOne,
         Self::ShortAckBase,
+        Self::FragmentedNotRecorded,
     ];
 }
 

@@ -717,11 +717,12 @@ fn two_of_our_endpoints_keep_them_beside_c_shadows() {
 
 /// The faults planted for conversations that owe acks and deliveries:
 /// each must break a promise within 1,000 conversations.
-const CONVERSATION_FAULTS: [Fault; 4] = [
+const CONVERSATION_FAULTS: [Fault; 5] = [
     Fault::AckOffByOne,
     Fault::ShortAckBase,
     Fault::FullLastFragment,
     Fault::WrapKeepsWindow,
+    Fault::FragmentedNotRecorded,
 ];
 
 /// Conversations tried on each of the other faults, which hostile

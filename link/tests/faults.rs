@@ -184,3 +184,22 @@ fn short_ack_base_takes_a_one_byte_ack_from_the_sequence_less_one() {
         assert_eq!(faulty.acks(), &faulty_acks);
     }
 }
+
+#[test]
+fn fragmented_not_recorded_leaves_a_reassembled_packet_unacked_and_delivers_it_again() {
+    let (mut healthy, mut faulty) = pair(Fault::FragmentedNotRecorded);
+    let first = fragment(4, 0, 2, &[8; 100]);
+    let last = fragment(4, 1, 2, &[8; 30]);
+    for endpoint in [&mut healthy, &mut faulty] {
+        assert_eq!(receive(endpoint, &first), Ok(None));
+        assert_eq!(receive(endpoint, &last), Ok(Some((4, 130))));
+        // A whole packet is recorded by both.
+        assert_eq!(receive(endpoint, &packet(5, b"x")), Ok(Some((5, 1))));
+    }
+    // The healthy header acks 5 and 4; the faulty one 5 alone.
+    assert_eq!(healthy.next_acks(), (5, 0b11));
+    assert_eq!(faulty.next_acks(), (5, 0b01));
+    assert_eq!(receive(&mut healthy, &first), Err(Cause::AlreadyReceived));
+    assert_eq!(receive(&mut faulty, &first), Ok(None));
+    assert_eq!(receive(&mut faulty, &last), Ok(Some((4, 130))));
+}
