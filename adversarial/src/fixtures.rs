@@ -224,7 +224,12 @@ impl crate::scenario::Connection for AcceptsReplays {
         self.0.expect_peer_from(sequence);
     }
 
-    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
-        crate::scenario::Connection::send_own(&mut self.0, first, payload)
+    fn send_own(
+        &mut self,
+        first: u16,
+        payload: &[u8],
+        transmit: &mut dyn FnMut(&[u8]),
+    ) -> Option<u16> {
+        crate::scenario::Connection::send_own(&mut self.0, first, payload, transmit)
     }
 }

@@ -118,3 +118,80 @@ fn every_lie_is_built_without_a_call_into_the_read_path_it_attacks() {
     let _ = endpoint.receive(&[0, 0, 0, 0], |_, _| true);
     assert!(link::fault::reads() >= before + 2);
 }
+
+/// Link's endpoint whose outgoing headers report one packet of the peer's
+/// too few: the top bit of its ack bits is cleared as it is written (the
+/// byte is sent, or would be 0xFF, so the prefix is rebuilt to match).
+struct DropsOldestAck(link::Endpoint);
+
+impl adversarial::scenario::Connection for DropsOldestAck {
+    fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: &mut dyn FnMut(u16, &[u8]),
+    ) -> Result<(), &'static str> {
+        adversarial::scenario::Connection::receive(&mut self.0, datagram, deliver)
+    }
+
+    fn refused(&self, cause: &str) -> u64 {
+        adversarial::scenario::Connection::refused(&self.0, cause)
+    }
+
+    fn take_acks(&mut self) -> Vec<u16> {
+        adversarial::scenario::Connection::take_acks(&mut self.0)
+    }
+
+    fn memory_bound(&self) -> usize {
+        self.0.memory_bound()
+    }
+
+    fn expect_peer_from(&mut self, sequence: u16) {
+        self.0.expect_peer_from(sequence);
+    }
+
+    fn send_own(
+        &mut self,
+        first: u16,
+        payload: &[u8],
+        transmit: &mut dyn FnMut(&[u8]),
+    ) -> Option<u16> {
+        let (ack, ack_bits) = self.0.next_acks();
+        adversarial::scenario::Connection::send_own(&mut self.0, first, payload, &mut |datagram| {
+            let header = link::Header {
+                sequence: u16::from_le_bytes([datagram[1], datagram[2]]),
+                ack,
+                ack_bits,
+            };
+            let len = header.write(&mut [0; link::MAX_HEADER_BYTES]).unwrap();
+            let wrong = link::Header {
+                ack_bits: ack_bits & !(1 << 31),
+                ..header
+            };
+            // On the stack: the campaign counts what the endpoint allocates.
+            let mut out = [0u8; 64];
+            let wrong_len = wrong.write(&mut out).unwrap();
+            let rest = &datagram[len..];
+            out[wrong_len..wrong_len + rest.len()].copy_from_slice(rest);
+            transmit(&out[..wrong_len + rest.len()]);
+        })
+    }
+}
+
+#[test]
+fn an_own_header_that_drops_an_ack_of_the_peer_breaks_the_header_acks_promise() {
+    let target = adversarial::target::endpoint("drops-oldest-ack", config(), |config| {
+        DropsOldestAck(link::Endpoint::new(config.clone(), 0.0).unwrap())
+    });
+    let report = adversarial::check::endpoints(vec![Box::new(target)])
+        .cases(2_000)
+        .report();
+    let failures = &report.conversations.failures;
+    assert!(!failures.is_empty(), "the dropped ack went unseen");
+    let kinds: Vec<_> = failures.iter().map(|kept| &kept.failure).collect();
+    assert!(
+        kinds
+            .iter()
+            .all(|failure| failure.kind == adversarial::scenario::Broken::HeaderAcks),
+        "{kinds:?}"
+    );
+}

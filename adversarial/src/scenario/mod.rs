@@ -47,10 +47,16 @@ pub trait Connection {
     fn expect_peer_from(&mut self, sequence: u16);
 
     /// Sends `payload` as its own next packet, its first at sequence
-    /// `first`, and returns the sequence it took; `None` (the default) for
-    /// a connection that does not send, which is then owed no acks.
-    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
-        let _ = (first, payload);
+    /// `first`, each datagram to `transmit`, and returns the sequence it
+    /// took; `None` (the default) for a connection that does not send,
+    /// which is then owed no acks and whose headers are not judged.
+    fn send_own(
+        &mut self,
+        first: u16,
+        payload: &[u8],
+        transmit: &mut dyn FnMut(&[u8]),
+    ) -> Option<u16> {
+        let _ = (first, payload, transmit);
         None
     }
 }
@@ -90,11 +96,16 @@ impl Connection for link::Endpoint {
         Self::expect_peer_from(self, sequence);
     }
 
-    fn send_own(&mut self, first: u16, payload: &[u8]) -> Option<u16> {
+    fn send_own(
+        &mut self,
+        first: u16,
+        payload: &[u8],
+        transmit: &mut dyn FnMut(&[u8]),
+    ) -> Option<u16> {
         if self.counters().packets_sent == 0 {
             self.set_next_sequence(first);
         }
-        Self::send(self, payload, |_| {}).ok()
+        Self::send(self, payload, transmit).ok()
     }
 }
 
@@ -178,6 +189,9 @@ pub enum Broken {
     /// Never acknowledged a packet of its own that the peer's headers
     /// acknowledged.
     Unacked,
+    /// Its own next header named other packets of the peer's as received
+    /// than the newest it accepted and those it delivered.
+    HeaderAcks,
     /// Allocated beyond its bound.
     OverAllocated,
     /// Panicked.
@@ -186,7 +200,7 @@ pub enum Broken {
 
 impl Broken {
     /// Every kind, in table order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::WrongVerdict,
         Self::Miscounted,
         Self::Corrupted,
@@ -194,6 +208,7 @@ impl Broken {
         Self::Undelivered,
         Self::FalseAck,
         Self::Unacked,
+        Self::HeaderAcks,
         Self::OverAllocated,
         Self::Panicked,
     ];
@@ -209,10 +224,50 @@ impl Broken {
             Self::Undelivered => "undelivered",
             Self::FalseAck => "false ack",
             Self::Unacked => "unacked",
+            Self::HeaderAcks => "header acks",
             Self::OverAllocated => "over-allocated",
             Self::Panicked => "panicked",
         }
     }
+}
+
+/// Has `connection` send one more packet of its own after the scenario and
+/// judges its header: its sequence the next of its own, its `ack` the
+/// newest sequence of the peer's it accepted a datagram of (before any,
+/// the one before the first it expects), and a bit of `ack_bits` for each
+/// of the 32 up to it that it delivered (reliable 1.0's rule, from the
+/// scenario's history). What went wrong, if anything; nothing is judged of
+/// a connection that does not send.
+fn header_acks(
+    connection: &mut dyn Connection,
+    scenario: &Scenario,
+    newest: Option<u16>,
+    delivered: &HashSet<u16>,
+) -> Option<String> {
+    let mut reply: Option<Vec<u8>> = None;
+    let sequence = connection.send_own(scenario.own.first, b"reply", &mut |datagram| {
+        reply.get_or_insert_with(|| datagram.to_vec());
+    })?;
+    let ack = newest.unwrap_or(scenario.peer_start.wrapping_sub(1));
+    let ack_bits = (0..32u16)
+        .filter(|i| delivered.contains(&ack.wrapping_sub(*i)))
+        .fold(0u32, |bits, i| bits | 1 << i);
+    let owed = link::Header {
+        sequence: scenario.own.first.wrapping_add(scenario.own.count),
+        ack,
+        ack_bits,
+    };
+    let mut head = [0u8; link::MAX_HEADER_BYTES];
+    let len = owed.write(&mut head).unwrap_or(0);
+    let reply = reply.unwrap_or_default();
+    let owed_bytes = head.get(..len).unwrap_or_default();
+    (sequence != owed.sequence || reply.get(..len) != Some(owed_bytes)).then(|| {
+        format!(
+            "its next header (packet {sequence}) began {:02x?}, owed {owed_bytes:02x?}: \
+             ack {ack}, ack_bits {ack_bits:#010x}",
+            reply.get(..len.min(reply.len())).unwrap_or_default()
+        )
+    })
 }
 
 /// Has `connection` send its own packets ([`Scenario::own`]), then
@@ -244,8 +299,9 @@ pub fn run(
     // that the connection sent them.
     let mut owed_acks: HashSet<u16> = HashSet::new();
     for i in 0..scenario.own.count {
-        let (sent, bytes) =
-            allocated_during(|| connection.send_own(scenario.own.first, &i.to_le_bytes()));
+        let (sent, bytes) = allocated_during(|| {
+            connection.send_own(scenario.own.first, &i.to_le_bytes(), &mut |_| {})
+        });
         allocated += bytes.bytes;
         let Some(sequence) = sent else {
             break;
@@ -263,6 +319,8 @@ pub fn run(
         }
     }
     let mut delivered: HashSet<u16> = HashSet::new();
+    // The newest sequence it accepted a datagram of: its next header's ack.
+    let mut newest: Option<u16> = None;
     let mut payload = Vec::with_capacity(1 << 16);
     for (step, (datagram, owed)) in scenario.datagrams.iter().enumerate() {
         let before = match owed {
@@ -289,7 +347,14 @@ pub fn run(
             ));
         }
         match (owed, verdict) {
-            (Owed::Accept, Ok(())) => {}
+            (Owed::Accept, Ok(())) => {
+                if let [_, low, high, ..] = datagram[..] {
+                    let sequence = u16::from_le_bytes([low, high]);
+                    if newest.is_none_or(|n| crate::conversation::ahead(sequence, n)) {
+                        newest = Some(sequence);
+                    }
+                }
+            }
             (Owed::Refuse(cause), Err(got)) if got == *cause => {
                 let after = connection.refused(cause);
                 if after != before + 1 {
@@ -347,6 +412,9 @@ pub fn run(
             Broken::Undelivered,
             format!("packets {missing:?} never delivered"),
         ));
+    }
+    if let Some(failure) = header_acks(connection, scenario, newest, &delivered) {
+        return Err(fail(end, Broken::HeaderAcks, failure));
     }
     // Every honest header of the peer's acknowledges the same packets, so
     // once one of its packets was delivered, each was owed its ack.

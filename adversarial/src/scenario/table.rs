@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 /// Short column heads, in [`Broken::ALL`]'s order.
-const HEADS: [&str; 9] = [
+const HEADS: [&str; 10] = [
     "wrong",
     "miscount",
     "corrupt",
@@ -15,6 +15,7 @@ const HEADS: [&str; 9] = [
     "undeliv",
     "false-ack",
     "unacked",
+    "hdr-acks",
     "over-mem",
     "panics",
 ];
