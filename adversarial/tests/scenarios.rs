@@ -15,6 +15,8 @@ adversarial::count_allocations!();
 fn every_class_gets_its_owed_verdicts_from_the_link_endpoint() {
     let mut rng = ChaCha8Rng::seed_from_u64(27);
     let mut entropy = vec![0u8; 8192];
+    // The endpoint's own packets sent as fragments, over every class.
+    let mut own_fragmented = 0;
     for class in StateClass::ALL {
         let (mut built, mut refusals) = (0, 0);
         for _ in 0..200 {
@@ -28,6 +30,12 @@ fn every_class_gets_its_owed_verdicts_from_the_link_endpoint() {
                 panic!("{}: {failure:?}", class.name());
             }
             built += 1;
+            own_fragmented += scenario
+                .own
+                .lengths
+                .iter()
+                .filter(|len| usize::from(**len) > config().fragment_above)
+                .count();
             refusals += scenario
                 .datagrams
                 .iter()
@@ -48,6 +56,7 @@ fn every_class_gets_its_owed_verdicts_from_the_link_endpoint() {
             class.name()
         );
     }
+    assert!(own_fragmented > 0, "no own packet went as fragments");
 }
 
 #[test]
@@ -120,8 +129,8 @@ fn every_lie_is_built_without_a_call_into_the_read_path_it_attacks() {
 }
 
 /// Link's endpoint whose outgoing headers report one packet of the peer's
-/// too few: the top bit of its ack bits is cleared as it is written (the
-/// byte is sent, or would be 0xFF, so the prefix is rebuilt to match).
+/// too few: the top bit of its ack bits is cleared as a whole packet's
+/// header is written (written again, so the prefix matches).
 struct DropsOldestAck(link::Endpoint);
 
 impl adversarial::scenario::Connection for DropsOldestAck {
@@ -157,6 +166,11 @@ impl adversarial::scenario::Connection for DropsOldestAck {
     ) -> Option<u16> {
         let (ack, ack_bits) = self.0.next_acks();
         adversarial::scenario::Connection::send_own(&mut self.0, first, payload, &mut |datagram| {
+            // Fragments go as they are: the header judged is a whole packet's.
+            if datagram[0] & 1 == 1 {
+                transmit(datagram);
+                return;
+            }
             let header = link::Header {
                 sequence: u16::from_le_bytes([datagram[1], datagram[2]]),
                 ack,
@@ -168,7 +182,7 @@ impl adversarial::scenario::Connection for DropsOldestAck {
                 ..header
             };
             // On the stack: the campaign counts what the endpoint allocates.
-            let mut out = [0u8; 64];
+            let mut out = [0u8; 1024];
             let wrong_len = wrong.write(&mut out).unwrap();
             let rest = &datagram[len..];
             out[wrong_len..wrong_len + rest.len()].copy_from_slice(rest);

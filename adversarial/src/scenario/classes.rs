@@ -202,6 +202,7 @@ fn ack_fields(own: &Own) -> Option<(u16, u32)> {
 fn own_packets(
     class: StateClass,
     peer_start: u16,
+    config: &link::Config,
     u: &mut Unstructured<'_>,
 ) -> arbitrary::Result<Own> {
     if matches!(
@@ -222,10 +223,29 @@ fn own_packets(
             received.insert(first.wrapping_add(i));
         }
     }
+    // A quarter go as fragments: up to two fragments past the first.
+    let largest = config
+        .max_packet_size
+        .min(config.fragment_size.saturating_mul(config.max_fragments))
+        .min(
+            config
+                .fragment_above
+                .saturating_add(2 * config.fragment_size),
+        );
+    let mut lengths = Vec::with_capacity(usize::from(count));
+    for _ in 0..count {
+        let len = if largest > config.fragment_above && u.ratio(1, 4)? {
+            u.int_in_range(config.fragment_above + 1..=largest)?
+        } else {
+            u.int_in_range(1..=16)?
+        };
+        lengths.push(u16::try_from(len).unwrap_or(u16::MAX));
+    }
     Ok(Own {
         count,
         first,
         received,
+        lengths,
     })
 }
 
@@ -322,7 +342,7 @@ pub fn scenario(
         }
         _ => 0,
     };
-    let own = own_packets(class, start, u)?;
+    let own = own_packets(class, start, config, u)?;
     let packets: Vec<Packet> = conversation(u, config, start, (count, big, false))?
         .into_iter()
         .map(|p| p.acknowledging(&own, config))
@@ -570,7 +590,7 @@ fn loss_across_wrap(
         _ => reassembly.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
     };
     let lost = u.int_in_range(usize::from(reassembly)..=usize::from(received) + 8)?;
-    let own = own_packets(StateClass::LossAcrossWrap, start, u)?;
+    let own = own_packets(StateClass::LossAcrossWrap, start, config, u)?;
     let packets: Vec<Packet> = conversation(u, config, start, (lost + 2, 0, true))?
         .into_iter()
         .map(|p| p.acknowledging(&own, config))

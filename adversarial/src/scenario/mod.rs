@@ -153,6 +153,24 @@ pub struct Own {
     pub first: u16,
     /// The ones the peer received.
     pub received: HashSet<u16>,
+    /// Each one's payload length, some above `fragment_above` so that they
+    /// go as fragments; a packet not listed is `i` in two bytes, as files
+    /// written before lengths were recorded had it.
+    pub lengths: Vec<u16>,
+}
+
+impl Own {
+    /// The payload of its packet `i`: its length's worth of bytes counting
+    /// up from `i`.
+    #[must_use]
+    pub fn payload(&self, i: u16) -> Vec<u8> {
+        match self.lengths.get(usize::from(i)) {
+            Some(len) => (0..*len)
+                .map(|k| i.wrapping_add(k).to_le_bytes()[0])
+                .collect(),
+            None => i.to_le_bytes().to_vec(),
+        }
+    }
 }
 
 /// What went wrong in a scenario, at which datagram.
@@ -299,9 +317,9 @@ pub fn run(
     // that the connection sent them.
     let mut owed_acks: HashSet<u16> = HashSet::new();
     for i in 0..scenario.own.count {
-        let (sent, bytes) = allocated_during(|| {
-            connection.send_own(scenario.own.first, &i.to_le_bytes(), &mut |_| {})
-        });
+        let payload = scenario.own.payload(i);
+        let (sent, bytes) =
+            allocated_during(|| connection.send_own(scenario.own.first, &payload, &mut |_| {}));
         allocated += bytes.bytes;
         let Some(sequence) = sent else {
             break;

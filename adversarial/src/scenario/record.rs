@@ -54,6 +54,7 @@ pub fn to_json(target: &str, scenario: &Scenario, failure: Option<&Failure>) -> 
             "count": scenario.own.count,
             "first": scenario.own.first,
             "received": received,
+            "lengths": scenario.own.lengths,
         },
     })
 }
@@ -129,6 +130,16 @@ pub fn from_json(document: &Value) -> Result<(String, Scenario), String> {
                 .iter()
                 .map(|s| sequence(s, "own.received"))
                 .collect::<Result<HashSet<u16>, String>>()?,
+            // Written before own packets had lengths: 2 bytes each.
+            lengths: match own.get("lengths") {
+                None => Vec::new(),
+                Some(lengths) => lengths
+                    .as_array()
+                    .ok_or("own.lengths: not a list")?
+                    .iter()
+                    .map(|len| sequence(len, "own.lengths"))
+                    .collect::<Result<Vec<u16>, String>>()?,
+            },
         },
     };
     let scenario = Scenario {
