@@ -20,6 +20,8 @@ pub mod field_map;
 pub mod files;
 pub mod fixtures;
 pub mod flood;
+#[cfg(feature = "serde")]
+pub mod formats;
 pub mod fuzz;
 pub mod generate;
 pub mod golomb_fields;

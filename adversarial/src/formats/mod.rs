@@ -1,0 +1,76 @@
+//! Serde types over the binary formats Rust games ship (feature `serde`):
+//! postcard 1, bincode 1.3 and bincode 2. A [`Format`] writes a value with
+//! the real format crate; [`field_map`] watches it write and maps every
+//! byte to the value that wrote it ([`span`]), so that a lie can be told in
+//! one field of a real encoding.
+
+mod adapters;
+pub mod span;
+
+pub use adapters::{Bincode1, Bincode1Varint, Bincode2, Postcard};
+pub use span::{field_map, Leaf, Role, Span};
+
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A binary serde format: how it writes a value.
+pub trait Format {
+    /// Its name in tables, e.g. `postcard`.
+    fn name(&self) -> &'static str;
+
+    /// Writes `value` into `tape` through the format crate, byte by byte
+    /// as it goes (the field map watches the tape's length).
+    ///
+    /// # Errors
+    ///
+    /// The format's own error, in words.
+    fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String>;
+
+    /// `value` as the format writes it.
+    ///
+    /// # Errors
+    ///
+    /// The format's own error, in words.
+    fn to_bytes<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, String> {
+        let mut tape = Tape::default();
+        self.encode(value, &mut tape)?;
+        Ok(tape.bytes())
+    }
+}
+
+/// The bytes a format has written so far, shared with the field map that
+/// watches their count.
+#[derive(Clone, Debug, Default)]
+pub struct Tape(Rc<RefCell<Vec<u8>>>);
+
+impl Tape {
+    /// How many bytes were written.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.borrow().len()
+    }
+
+    /// Whether none were.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A copy of the bytes written.
+    #[must_use]
+    pub fn bytes(&self) -> Vec<u8> {
+        self.0.borrow().clone()
+    }
+}
+
+impl std::io::Write for Tape {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
