@@ -476,65 +476,30 @@ impl<S: Serializer> Serializer for Recorder<S> {
     }
 }
 
-impl<C: SerializeSeq> SerializeSeq for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+/// The compounds whose elements come one after another: a sequence's get
+/// `[i]`, a tuple's `.i`.
+macro_rules! elements {
+    ($trait:ident, $method:ident, $bracket:expr) => {
+        impl<C: $trait> $trait for Compound<C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        let segment = self.next(true);
-        self.inner
-            .serialize_element(&recorded(value, &self.state, segment))
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+                let segment = self.next($bracket);
+                self.inner.$method(&recorded(value, &self.state, segment))
+            }
 
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
+            fn end(self) -> Result<C::Ok, C::Error> {
+                self.inner.end()
+            }
+        }
+    };
 }
 
-impl<C: SerializeTuple> SerializeTuple for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        let segment = self.next(false);
-        self.inner
-            .serialize_element(&recorded(value, &self.state, segment))
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
-}
-
-impl<C: SerializeTupleStruct> SerializeTupleStruct for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        let segment = self.next(false);
-        self.inner
-            .serialize_field(&recorded(value, &self.state, segment))
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
-}
-
-impl<C: SerializeTupleVariant> SerializeTupleVariant for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        let segment = self.next(false);
-        self.inner
-            .serialize_field(&recorded(value, &self.state, segment))
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
-}
+elements!(SerializeSeq, serialize_element, true);
+elements!(SerializeTuple, serialize_element, false);
+elements!(SerializeTupleStruct, serialize_field, false);
+elements!(SerializeTupleVariant, serialize_field, false);
 
 impl<C: SerializeMap> SerializeMap for Compound<C> {
     type Ok = C::Ok;
@@ -558,48 +523,33 @@ impl<C: SerializeMap> SerializeMap for Compound<C> {
     }
 }
 
-impl<C: SerializeStruct> SerializeStruct for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+/// The compounds of named fields: each gets `.name`.
+macro_rules! fields {
+    ($trait:ident) => {
+        impl<C: $trait> $trait for Compound<C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        let segment = format!("{}.{key}", self.prefix);
-        self.inner
-            .serialize_field(key, &recorded(value, &self.state, segment))
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), C::Error> {
+                let segment = format!("{}.{key}", self.prefix);
+                self.inner
+                    .serialize_field(key, &recorded(value, &self.state, segment))
+            }
 
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
+            fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
+                self.inner.skip_field(key)
+            }
 
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
+            fn end(self) -> Result<C::Ok, C::Error> {
+                self.inner.end()
+            }
+        }
+    };
 }
 
-impl<C: SerializeStructVariant> SerializeStructVariant for Compound<C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        let segment = format!("{}.{key}", self.prefix);
-        self.inner
-            .serialize_field(key, &recorded(value, &self.state, segment))
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        self.inner.end()
-    }
-}
+fields!(SerializeStruct);
+fields!(SerializeStructVariant);
