@@ -7,14 +7,19 @@
 mod adapters;
 pub mod span;
 
-pub use adapters::{Bincode1, Bincode1Varint, Bincode2, Postcard};
+pub use adapters::{
+    Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited, Postcard,
+    PostcardStrict, LIMIT,
+};
 pub use span::{field_map, Leaf, Role, Span};
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// A binary serde format: how it writes a value.
+/// A binary serde format as a game uses it: how it writes a value, and
+/// the call (with its options) that reads one.
 pub trait Format {
     /// Its name in tables, e.g. `postcard`.
     fn name(&self) -> &'static str;
@@ -26,6 +31,14 @@ pub trait Format {
     ///
     /// The format's own error, in words.
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String>;
+
+    /// Reads a value from `bytes` as the game's call does, with whatever
+    /// that call lets through by design (trailing bytes, lengths unlimited).
+    ///
+    /// # Errors
+    ///
+    /// The refusal, in the format's words.
+    fn decode<T: DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, String>;
 
     /// `value` as the format writes it.
     ///
