@@ -30,6 +30,10 @@ impl Format for Postcard {
         "postcard"
     }
 
+    fn accepts_trailing_bytes(&self) -> bool {
+        true
+    }
+
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
         postcard_encode(value, tape)
     }
@@ -46,6 +50,10 @@ pub struct PostcardStrict;
 impl Format for PostcardStrict {
     fn name(&self) -> &'static str {
         "postcard-strict"
+    }
+
+    fn accepts_trailing_bytes(&self) -> bool {
+        false
     }
 
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
@@ -68,6 +76,10 @@ pub struct Bincode1;
 impl Format for Bincode1 {
     fn name(&self) -> &'static str {
         "bincode1"
+    }
+
+    fn accepts_trailing_bytes(&self) -> bool {
+        true
     }
 
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
@@ -96,6 +108,10 @@ impl Format for Bincode1Varint {
         "bincode1-varint"
     }
 
+    fn accepts_trailing_bytes(&self) -> bool {
+        false
+    }
+
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
         bincode1_varint_encode(value, tape)
     }
@@ -117,6 +133,10 @@ pub struct Bincode1VarintLimited;
 impl Format for Bincode1VarintLimited {
     fn name(&self) -> &'static str {
         "bincode1-varint-limited"
+    }
+
+    fn accepts_trailing_bytes(&self) -> bool {
+        false
     }
 
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
@@ -148,6 +168,10 @@ impl Format for Bincode2 {
         "bincode2"
     }
 
+    fn accepts_trailing_bytes(&self) -> bool {
+        true
+    }
+
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {
         bincode2_encode(value, tape)
     }
@@ -166,6 +190,10 @@ pub struct Bincode2Limited;
 impl Format for Bincode2Limited {
     fn name(&self) -> &'static str {
         "bincode2-limited"
+    }
+
+    fn accepts_trailing_bytes(&self) -> bool {
+        true
     }
 
     fn encode<T: Serialize + ?Sized>(&self, value: &T, tape: &mut Tape) -> Result<(), String> {

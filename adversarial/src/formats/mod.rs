@@ -5,12 +5,14 @@
 //! one field of a real encoding.
 
 mod adapters;
+pub mod lies;
 pub mod span;
 
 pub use adapters::{
     Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited, Postcard,
     PostcardStrict, LIMIT,
 };
+pub use lies::{lies, Lie, Owed, SerdeClass};
 pub use span::{field_map, Leaf, Role, Span};
 
 use serde::de::DeserializeOwned;
@@ -39,6 +41,9 @@ pub trait Format {
     ///
     /// The refusal, in the format's words.
     fn decode<T: DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, String>;
+
+    /// Whether its call takes a message with bytes after it, by design.
+    fn accepts_trailing_bytes(&self) -> bool;
 
     /// `value` as the format writes it.
     ///
