@@ -3,7 +3,7 @@
 //! `deserialize`; `DefaultOptions` with and without a limit) and bincode 2
 //! (`config::standard()` with and without a limit).
 
-use super::{Format, Tape};
+use super::{Format, Tape, Varint};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -30,6 +30,10 @@ impl Format for Postcard {
         "postcard"
     }
 
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Leb128)
+    }
+
     fn accepts_trailing_bytes(&self) -> bool {
         true
     }
@@ -50,6 +54,10 @@ pub struct PostcardStrict;
 impl Format for PostcardStrict {
     fn name(&self) -> &'static str {
         "postcard-strict"
+    }
+
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Leb128)
     }
 
     fn accepts_trailing_bytes(&self) -> bool {
@@ -76,6 +84,10 @@ pub struct Bincode1;
 impl Format for Bincode1 {
     fn name(&self) -> &'static str {
         "bincode1"
+    }
+
+    fn varint(&self) -> Option<Varint> {
+        None
     }
 
     fn accepts_trailing_bytes(&self) -> bool {
@@ -108,6 +120,10 @@ impl Format for Bincode1Varint {
         "bincode1-varint"
     }
 
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Bincode)
+    }
+
     fn accepts_trailing_bytes(&self) -> bool {
         false
     }
@@ -133,6 +149,10 @@ pub struct Bincode1VarintLimited;
 impl Format for Bincode1VarintLimited {
     fn name(&self) -> &'static str {
         "bincode1-varint-limited"
+    }
+
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Bincode)
     }
 
     fn accepts_trailing_bytes(&self) -> bool {
@@ -168,6 +188,10 @@ impl Format for Bincode2 {
         "bincode2"
     }
 
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Bincode)
+    }
+
     fn accepts_trailing_bytes(&self) -> bool {
         true
     }
@@ -190,6 +214,10 @@ pub struct Bincode2Limited;
 impl Format for Bincode2Limited {
     fn name(&self) -> &'static str {
         "bincode2-limited"
+    }
+
+    fn varint(&self) -> Option<Varint> {
+        Some(Varint::Bincode)
     }
 
     fn accepts_trailing_bytes(&self) -> bool {

@@ -7,13 +7,15 @@
 mod adapters;
 pub mod lies;
 pub mod span;
+pub mod varint;
 
 pub use adapters::{
     Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited, Postcard,
     PostcardStrict, LIMIT,
 };
-pub use lies::{lies, Lie, Owed, SerdeClass};
+pub use lies::{lies, Lie, Owed, Policy, SerdeClass};
 pub use span::{field_map, Leaf, Role, Span};
+pub use varint::Varint;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -44,6 +46,10 @@ pub trait Format {
 
     /// Whether its call takes a message with bytes after it, by design.
     fn accepts_trailing_bytes(&self) -> bool;
+
+    /// How it writes integers wider than a byte, lengths and variant
+    /// indices: `None` when at fixed width.
+    fn varint(&self) -> Option<Varint>;
 
     /// `value` as the format writes it.
     ///
