@@ -152,7 +152,11 @@ impl Driver {
         loop {
             let mut answer = String::new();
             let read = self.output.read_line(&mut answer).unwrap();
-            assert!(read > 0, "the C peer ended during `{}`", &line[..10]);
+            assert!(
+                read > 0,
+                "the C peer ended during `{}`",
+                line.get(..10).unwrap_or(line)
+            );
             let answer = answer.trim_end().to_string();
             let done = answer.starts_with(last);
             lines.push(answer);
