@@ -364,7 +364,7 @@ fn judge_sample(
     for &class in &config.classes {
         rng.fill_bytes(&mut choices);
         let mut u = Unstructured::new(&choices);
-        let cases = mutate::cases(class, &sample, &framing, &mut u);
+        let cases = mutate::target_cases(target, class, &sample, &framing, &mut u);
         let judged_at = Instant::now();
         let outcomes: Vec<Outcome> = match worker.as_mut() {
             // One batch per sample and class: a worker answers each case,

@@ -7,7 +7,7 @@
 
 use crate::alloc::{peak_during, require_counting};
 use crate::generate;
-use crate::mutate::{self, Class};
+use crate::mutate;
 use crate::oracle::{allocation_bound, judge, Outcome};
 use crate::target::{EndpointTarget, Target, Verdict};
 use crate::targets;
@@ -188,14 +188,19 @@ pub fn mutate_target(target: &dyn Target, data: &[u8]) {
     let Some((&[class, pick_low, pick_high, size], rest)) = data.split_first_chunk::<4>() else {
         return;
     };
-    let class = Class::ALL[usize::from(class) % Class::ALL.len()];
+    let classes = target.classes();
+    let Some(&class) = classes.get(usize::from(class) % classes.len().max(1)) else {
+        return;
+    };
     let pick = usize::from(u16::from_le_bytes([pick_low, pick_high]));
     let mut u = Unstructured::new(rest);
     let Ok(sample) = small(size, || target.generate(&mut u)) else {
         return;
     };
     let choices = u.take_rest();
-    let Some(case) = mutate::one_case(class, &sample, &target.framing(), choices, pick) else {
+    let framing = target.framing();
+    let Some(case) = mutate::target_one_case(target, class, &sample, &framing, choices, pick)
+    else {
         return;
     };
     let outcome = judge(target, &case);

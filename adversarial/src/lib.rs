@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 pub mod alloc;
 pub mod campaign;
+pub mod case;
 pub mod check;
 pub mod cli;
 pub mod conversation;

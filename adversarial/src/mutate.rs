@@ -7,167 +7,12 @@
 //! their CRC refreshed after the lie, so the lie reaches the field behind
 //! it, except in the classes that attack the CRC itself.
 
+pub use crate::case::{Case, Class, Owed};
 use crate::field_map::{Field, FieldMap, Kind};
 use crate::golomb_fields;
-use crate::target::{Framing, Sample};
+use crate::target::{Framing, Sample, Target};
 use arbitrary::Unstructured;
 use codec::Role;
-
-/// A mutation class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Class {
-    /// The unmodified sample: must be accepted and re-encode identically.
-    Valid,
-    /// A count above its maximum: every value up to the field's all-ones.
-    OutOfRangeCount,
-    /// A ranged value (or compressed-float code) above its range; and
-    /// every value of a hand-written field that declares its rule.
-    OutOfRangeValue,
-    /// A packet type the protocol does not have.
-    UnknownPacketType,
-    /// One set bit in alignment padding.
-    NonZeroPadding,
-    /// The packet cut at a byte boundary.
-    TruncateBytes,
-    /// The packet cut inside a byte, the rest of that byte zeroed.
-    TruncateBits,
-    /// The packet cut where its sentinel starts.
-    MissingSentinel,
-    /// A sentinel field above its range.
-    OutOfRangeSentinel,
-    /// A Golomb-coded subset coded again under each other parameter of
-    /// its coded set: refused where the parameter must be the best,
-    /// accepted where the packet keeps it.
-    OtherParameter,
-    /// The sentinel value written in place of an earlier index.
-    RepeatedSentinel,
-    /// An index equal to the one before it.
-    DuplicateIndex,
-    /// An index below the one before it.
-    DecreasingIndex,
-    /// A serialize check (mid-packet or end of packet) with each of its
-    /// bits flipped in turn, then each of its bytes.
-    BadCheck,
-    /// The CRC field with each of its bits flipped in turn, then each byte.
-    BadCrc,
-    /// The CRC of another protocol id: the id with each bit, then each
-    /// byte, flipped.
-    WrongProtocolId,
-    /// A save version newer than the reader knows: the next ones, the
-    /// largest, and the latest with each clear bit set.
-    FutureVersion,
-    /// An integrity counter with each of its bits flipped in turn, then
-    /// each of its bytes.
-    BrokenIntegrity,
-    /// A string byte that breaks UTF-8, or a wide unit above 0xFFFF.
-    InvalidUtf8,
-    /// A NUL among a string's bytes or a wide string's units.
-    InteriorNul,
-    /// A string length beyond the string's buffer.
-    StringTooLong,
-    /// A smallest-three quaternion no unit quaternion has.
-    InvalidQuaternion,
-    /// Bytes after the end of the packet.
-    TrailingBytes,
-    /// A packet longer than the protocol's maximum, CRC intact.
-    OversizedPacket,
-    /// Random bit flips: any verdict but a panic or a non-canonical accept.
-    BitFlip,
-}
-
-impl Class {
-    /// Every class, in table order.
-    pub const ALL: [Self; 25] = [
-        Self::Valid,
-        Self::OutOfRangeCount,
-        Self::OutOfRangeValue,
-        Self::UnknownPacketType,
-        Self::NonZeroPadding,
-        Self::TruncateBytes,
-        Self::TruncateBits,
-        Self::MissingSentinel,
-        Self::OutOfRangeSentinel,
-        Self::OtherParameter,
-        Self::RepeatedSentinel,
-        Self::DuplicateIndex,
-        Self::DecreasingIndex,
-        Self::BadCheck,
-        Self::BadCrc,
-        Self::WrongProtocolId,
-        Self::FutureVersion,
-        Self::BrokenIntegrity,
-        Self::InvalidUtf8,
-        Self::InteriorNul,
-        Self::StringTooLong,
-        Self::InvalidQuaternion,
-        Self::TrailingBytes,
-        Self::OversizedPacket,
-        Self::BitFlip,
-    ];
-
-    /// The class's name on the command line and in tables.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Valid => "valid",
-            Self::OutOfRangeCount => "out-of-range-count",
-            Self::OutOfRangeValue => "out-of-range-value",
-            Self::UnknownPacketType => "unknown-packet-type",
-            Self::NonZeroPadding => "non-zero-padding",
-            Self::TruncateBytes => "truncate-bytes",
-            Self::TruncateBits => "truncate-bits",
-            Self::MissingSentinel => "missing-sentinel",
-            Self::OutOfRangeSentinel => "out-of-range-sentinel",
-            Self::OtherParameter => "other-parameter",
-            Self::RepeatedSentinel => "repeated-sentinel",
-            Self::DuplicateIndex => "duplicate-index",
-            Self::DecreasingIndex => "decreasing-index",
-            Self::BadCheck => "bad-check",
-            Self::BadCrc => "bad-crc",
-            Self::WrongProtocolId => "wrong-protocol-id",
-            Self::FutureVersion => "future-version",
-            Self::BrokenIntegrity => "broken-integrity",
-            Self::InvalidUtf8 => "invalid-utf8",
-            Self::InteriorNul => "interior-nul",
-            Self::StringTooLong => "string-too-long",
-            Self::InvalidQuaternion => "invalid-quaternion",
-            Self::TrailingBytes => "trailing-bytes",
-            Self::OversizedPacket => "oversized-packet",
-            Self::BitFlip => "bit-flip",
-        }
-    }
-}
-
-/// The verdict a case is owed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Owed {
-    /// Accepted, and re-encoded to the very same bytes.
-    Accept,
-    /// Refused with one of `causes`, at `at` when given.
-    Refusal {
-        /// Acceptable causes (`DecodeError::cause` names).
-        causes: &'static [&'static str],
-        /// The exact bit offset, when the lie pins it.
-        at: Option<u64>,
-    },
-    /// Refused, whatever the cause.
-    AnyRefusal,
-    /// Anything but a panic or an accept that re-encodes differently.
-    Anything,
-}
-
-/// One malicious (or valid) packet and what the reader owes it.
-#[derive(Clone, Debug)]
-pub struct Case {
-    /// Its class.
-    pub class: Class,
-    /// The bytes handed to the reader.
-    pub bytes: Vec<u8>,
-    /// The verdict owed.
-    pub owed: Owed,
-    /// What was done, for reports.
-    pub lie: String,
-}
 
 /// The most values tried for one field by the exhaustive classes.
 const MAX_VALUES_PER_FIELD: u64 = 4096;
@@ -380,6 +225,41 @@ fn has_own_class(role: Role) -> bool {
             | Role::Parameter
             | Role::BestParameter
     )
+}
+
+/// The cases of `class` for `target`'s `sample`: its own lies when it
+/// tells them ([`Target::own_cases`]), else [`cases`].
+pub fn target_cases(
+    target: &dyn Target,
+    class: Class,
+    sample: &Sample,
+    framing: &Framing,
+    u: &mut Unstructured<'_>,
+) -> Vec<Case> {
+    match target.own_cases(class, sample, u) {
+        Some(cases) => cases,
+        None => cases(class, sample, framing, u),
+    }
+}
+
+/// One case of `class` for `target`'s `sample`, the `pick`-th (counted
+/// round): [`one_case`], or of the target's own lies when it tells them.
+#[must_use]
+pub fn target_one_case(
+    target: &dyn Target,
+    class: Class,
+    sample: &Sample,
+    framing: &Framing,
+    choices: &[u8],
+    pick: usize,
+) -> Option<Case> {
+    match target.own_cases(class, sample, &mut Unstructured::new(choices)) {
+        Some(cases) => {
+            let count = cases.len();
+            cases.into_iter().nth(pick.checked_rem(count)?)
+        }
+        None => one_case(class, sample, framing, choices, pick),
+    }
 }
 
 /// The cases of `class` for `sample`.
@@ -738,6 +618,15 @@ fn build<'a>(
                 }
             }
         }
+        // A codec protocol has no serde fields to lie in.
+        Class::UnknownVariant
+        | Class::BadOptionTag
+        | Class::BadBool
+        | Class::InvalidChar
+        | Class::IntBeyondType
+        | Class::OverlongVarint
+        | Class::LengthBomb
+        | Class::LengthOffByOne => {}
         Class::BitFlip => {
             for round in 0..8 {
                 if len == 0 {

@@ -122,9 +122,21 @@ pub fn assess(case: &Case, observation: Observation) -> Outcome {
         return Outcome::OverAllocated { peak, bound };
     }
     match (verdict, &case.owed) {
+        (Verdict::Accepted { .. }, Owed::Unharmed) => Outcome::AsOwed,
+        (Verdict::Accepted { reencoded }, Owed::AcceptAs(honest)) => match reencoded {
+            Ok(bytes) if bytes == *honest => Outcome::AsOwed,
+            Ok(bytes) => Outcome::NonCanonical(format!(
+                "re-encodes to {} bytes that differ from the honest message's {}",
+                bytes.len(),
+                honest.len()
+            )),
+            Err(why) => Outcome::NonCanonical(format!("accepted value does not encode: {why}")),
+        },
         (Verdict::Accepted { reencoded, .. }, owed) => match reencoded {
             Ok(bytes) if bytes == case.bytes => match owed {
-                Owed::Accept | Owed::Anything => Outcome::AsOwed,
+                Owed::Accept | Owed::Anything | Owed::AcceptAs(_) | Owed::Unharmed => {
+                    Outcome::AsOwed
+                }
                 Owed::Refusal { .. } | Owed::AnyRefusal => Outcome::Accepted,
             },
             Ok(bytes) => Outcome::NonCanonical(format!(
@@ -143,7 +155,11 @@ pub fn assess(case: &Case, observation: Observation) -> Outcome {
                 Outcome::OtherError(refusal)
             }
         }
-        (Verdict::Refused(_), Owed::AnyRefusal | Owed::Anything) => Outcome::AsOwed,
-        (Verdict::Refused(refusal), Owed::Accept) => Outcome::OtherError(refusal),
+        (Verdict::Refused(_), Owed::AnyRefusal | Owed::Anything | Owed::Unharmed) => {
+            Outcome::AsOwed
+        }
+        (Verdict::Refused(refusal), Owed::Accept | Owed::AcceptAs(_)) => {
+            Outcome::OtherError(refusal)
+        }
     }
 }

@@ -73,7 +73,7 @@ fn sets(target: &dyn Target) -> Vec<Set> {
         .take(SAMPLES)
         .collect();
     let mut sets = Vec::new();
-    for class in Class::ALL {
+    for &class in target.classes() {
         let mut set = Set {
             target: target.name(),
             class,
@@ -87,14 +87,19 @@ fn sets(target: &dyn Target) -> Vec<Set> {
                 break;
             }
             rng.fill_bytes(&mut choices);
-            let cases: Vec<_> =
-                mutate::cases(class, sample, &framing, &mut Unstructured::new(&choices))
-                    .into_iter()
-                    .filter(|case| {
-                        let refused = matches!(target.decode(&case.bytes), Verdict::Refused(_));
-                        refused == (class != Class::Valid)
-                    })
-                    .collect();
+            let cases: Vec<_> = mutate::target_cases(
+                target,
+                class,
+                sample,
+                &framing,
+                &mut Unstructured::new(&choices),
+            )
+            .into_iter()
+            .filter(|case| {
+                let refused = matches!(target.decode(&case.bytes), Verdict::Refused(_));
+                refused == (class != Class::Valid)
+            })
+            .collect();
             // Spread over the sample's cases: truncations come in cut order,
             // and the first cuts alone would all be a byte or two long.
             let step = cases.len().div_ceil(CASES_PER_SAMPLE).max(1);

@@ -22,19 +22,19 @@ pub struct WrongVerdict {
 #[must_use]
 pub fn verdict_is_owed(owed: &Owed, verdict: &str) -> bool {
     match owed {
-        Owed::Accept => verdict == "accepted",
+        Owed::Accept | Owed::AcceptAs(_) => verdict == "accepted",
         Owed::Refusal { causes, .. } => causes.contains(&verdict),
         Owed::AnyRefusal => verdict != "accepted",
-        Owed::Anything => true,
+        Owed::Anything | Owed::Unharmed => true,
     }
 }
 
 fn describe(owed: &Owed) -> String {
     match owed {
-        Owed::Accept => "accepted".to_string(),
+        Owed::Accept | Owed::AcceptAs(_) => "accepted".to_string(),
         Owed::Refusal { causes, .. } => causes.join(" or "),
         Owed::AnyRefusal => "any refusal".to_string(),
-        Owed::Anything => "anything".to_string(),
+        Owed::Anything | Owed::Unharmed => "anything".to_string(),
     }
 }
 

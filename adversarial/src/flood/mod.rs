@@ -632,10 +632,10 @@ pub fn flood(target: &dyn Target, config: &FloodConfig) -> io::Result<FloodRepor
             let Some(sample) = generate(target, &mut rng, &mut entropy) else {
                 continue;
             };
-            for class in Class::ALL {
+            for &class in target.classes() {
                 rng.fill_bytes(&mut choices);
                 let mut u = Unstructured::new(&choices);
-                let cases = mutate::cases(class, &sample, &framing, &mut u);
+                let cases = mutate::target_cases(target, class, &sample, &framing, &mut u);
                 for (i, case) in cases.iter().enumerate() {
                     attacker.send(class, case, &mut report);
                     if i % 64 == 63 {

@@ -13,6 +13,7 @@ pub mod protocol;
 pub use endpoint::{endpoint, EndpointTarget};
 pub use protocol::{message, packet, save, MessageTarget, PacketTarget};
 
+use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
 use arbitrary::Unstructured;
 use codec::packet::ProtocolId;
@@ -138,6 +139,25 @@ pub trait Target: Send + Sync {
 
     /// Decodes `bytes`, and re-encodes what it accepts.
     fn decode(&self, bytes: &[u8]) -> Verdict;
+
+    /// The classes its cases come in: a `codec` protocol's
+    /// ([`Class::CODEC`]) unless it tells its own lies.
+    fn classes(&self) -> &'static [Class] {
+        &Class::CODEC
+    }
+
+    /// The cases of `class` for `sample`, when this target tells its own
+    /// lies (a serde target lies in the fields of its format's encoding);
+    /// `None` leaves them to the codec classes of [`crate::mutate`], which
+    /// lie in the sample's field map.
+    fn own_cases(
+        &self,
+        _class: Class,
+        _sample: &Sample,
+        _u: &mut Unstructured<'_>,
+    ) -> Option<Vec<Case>> {
+        None
+    }
 
     /// Only the read, with nothing around it (no re-encoding, no display):
     /// the whole read, trailing-byte rule included, that the oracle measures

@@ -1,0 +1,248 @@
+//! What a case is: the class of lie it tells, the bytes, and the verdict
+//! the reader owes it. [`crate::mutate`] builds a `codec` protocol's cases,
+//! a target with its own lies ([`crate::target::Target::own_cases`]) its own.
+
+/// A mutation class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Class {
+    /// The unmodified sample: must be accepted and re-encode identically.
+    Valid,
+    /// A count above its maximum: every value up to the field's all-ones.
+    OutOfRangeCount,
+    /// A ranged value (or compressed-float code) above its range; and
+    /// every value of a hand-written field that declares its rule.
+    OutOfRangeValue,
+    /// A packet type the protocol does not have.
+    UnknownPacketType,
+    /// One set bit in alignment padding.
+    NonZeroPadding,
+    /// The packet cut at a byte boundary.
+    TruncateBytes,
+    /// The packet cut inside a byte, the rest of that byte zeroed.
+    TruncateBits,
+    /// The packet cut where its sentinel starts.
+    MissingSentinel,
+    /// A sentinel field above its range.
+    OutOfRangeSentinel,
+    /// A Golomb-coded subset coded again under each other parameter of
+    /// its coded set: refused where the parameter must be the best,
+    /// accepted where the packet keeps it.
+    OtherParameter,
+    /// The sentinel value written in place of an earlier index.
+    RepeatedSentinel,
+    /// An index equal to the one before it.
+    DuplicateIndex,
+    /// An index below the one before it.
+    DecreasingIndex,
+    /// A serialize check (mid-packet or end of packet) with each of its
+    /// bits flipped in turn, then each of its bytes.
+    BadCheck,
+    /// The CRC field with each of its bits flipped in turn, then each byte.
+    BadCrc,
+    /// The CRC of another protocol id: the id with each bit, then each
+    /// byte, flipped.
+    WrongProtocolId,
+    /// A save version newer than the reader knows: the next ones, the
+    /// largest, and the latest with each clear bit set.
+    FutureVersion,
+    /// An integrity counter with each of its bits flipped in turn, then
+    /// each of its bytes.
+    BrokenIntegrity,
+    /// A string byte that breaks UTF-8, or a wide unit above 0xFFFF.
+    InvalidUtf8,
+    /// A NUL among a string's bytes or a wide string's units.
+    InteriorNul,
+    /// A string length beyond the string's buffer.
+    StringTooLong,
+    /// A smallest-three quaternion no unit quaternion has.
+    InvalidQuaternion,
+    /// Bytes after the end of the packet.
+    TrailingBytes,
+    /// A packet longer than the protocol's maximum, CRC intact.
+    OversizedPacket,
+    /// A serde enum's variant index that no variant has.
+    UnknownVariant,
+    /// A serde option's tag outside 0 (none) and 1 (some).
+    BadOptionTag,
+    /// A serde bool's byte outside 0 and 1.
+    BadBool,
+    /// A serde `char` that is no Unicode scalar value.
+    InvalidChar,
+    /// A serde integer's varint that decodes beyond its type.
+    IntBeyondType,
+    /// A serde varint (integer, length or variant index) in more bytes than
+    /// its value needs: owed what the target declares.
+    OverlongVarint,
+    /// A serde length prefix (sequence, map, string, bytes) set to the
+    /// largest values its encoding holds, with a few bytes behind it.
+    LengthBomb,
+    /// A serde length prefix one below and one above the items that follow.
+    LengthOffByOne,
+    /// Random bit flips: any verdict but a panic or a non-canonical accept.
+    BitFlip,
+}
+
+impl Class {
+    /// Every class, in table order: [`Class::CODEC`]'s and the serde
+    /// targets' own.
+    pub const ALL: [Self; 33] = [
+        Self::Valid,
+        Self::OutOfRangeCount,
+        Self::OutOfRangeValue,
+        Self::UnknownPacketType,
+        Self::NonZeroPadding,
+        Self::TruncateBytes,
+        Self::TruncateBits,
+        Self::MissingSentinel,
+        Self::OutOfRangeSentinel,
+        Self::OtherParameter,
+        Self::RepeatedSentinel,
+        Self::DuplicateIndex,
+        Self::DecreasingIndex,
+        Self::BadCheck,
+        Self::BadCrc,
+        Self::WrongProtocolId,
+        Self::FutureVersion,
+        Self::BrokenIntegrity,
+        Self::InvalidUtf8,
+        Self::InteriorNul,
+        Self::StringTooLong,
+        Self::InvalidQuaternion,
+        Self::TrailingBytes,
+        Self::OversizedPacket,
+        Self::UnknownVariant,
+        Self::BadOptionTag,
+        Self::BadBool,
+        Self::InvalidChar,
+        Self::IntBeyondType,
+        Self::OverlongVarint,
+        Self::LengthBomb,
+        Self::LengthOffByOne,
+        Self::BitFlip,
+    ];
+
+    /// The classes a serde target tells (`adversarial::formats`, feature
+    /// `serde`): the lies of a serde encoding, and those of any message.
+    pub const SERDE: [Self; 13] = [
+        Self::Valid,
+        Self::TruncateBytes,
+        Self::InvalidUtf8,
+        Self::TrailingBytes,
+        Self::UnknownVariant,
+        Self::BadOptionTag,
+        Self::BadBool,
+        Self::InvalidChar,
+        Self::IntBeyondType,
+        Self::OverlongVarint,
+        Self::LengthBomb,
+        Self::LengthOffByOne,
+        Self::BitFlip,
+    ];
+
+    /// The classes of a `codec` protocol's fields, in table order.
+    pub const CODEC: [Self; 25] = [
+        Self::Valid,
+        Self::OutOfRangeCount,
+        Self::OutOfRangeValue,
+        Self::UnknownPacketType,
+        Self::NonZeroPadding,
+        Self::TruncateBytes,
+        Self::TruncateBits,
+        Self::MissingSentinel,
+        Self::OutOfRangeSentinel,
+        Self::OtherParameter,
+        Self::RepeatedSentinel,
+        Self::DuplicateIndex,
+        Self::DecreasingIndex,
+        Self::BadCheck,
+        Self::BadCrc,
+        Self::WrongProtocolId,
+        Self::FutureVersion,
+        Self::BrokenIntegrity,
+        Self::InvalidUtf8,
+        Self::InteriorNul,
+        Self::StringTooLong,
+        Self::InvalidQuaternion,
+        Self::TrailingBytes,
+        Self::OversizedPacket,
+        Self::BitFlip,
+    ];
+
+    /// The class's name on the command line and in tables.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Valid => "valid",
+            Self::OutOfRangeCount => "out-of-range-count",
+            Self::OutOfRangeValue => "out-of-range-value",
+            Self::UnknownPacketType => "unknown-packet-type",
+            Self::NonZeroPadding => "non-zero-padding",
+            Self::TruncateBytes => "truncate-bytes",
+            Self::TruncateBits => "truncate-bits",
+            Self::MissingSentinel => "missing-sentinel",
+            Self::OutOfRangeSentinel => "out-of-range-sentinel",
+            Self::OtherParameter => "other-parameter",
+            Self::RepeatedSentinel => "repeated-sentinel",
+            Self::DuplicateIndex => "duplicate-index",
+            Self::DecreasingIndex => "decreasing-index",
+            Self::BadCheck => "bad-check",
+            Self::BadCrc => "bad-crc",
+            Self::WrongProtocolId => "wrong-protocol-id",
+            Self::FutureVersion => "future-version",
+            Self::BrokenIntegrity => "broken-integrity",
+            Self::InvalidUtf8 => "invalid-utf8",
+            Self::InteriorNul => "interior-nul",
+            Self::StringTooLong => "string-too-long",
+            Self::InvalidQuaternion => "invalid-quaternion",
+            Self::TrailingBytes => "trailing-bytes",
+            Self::OversizedPacket => "oversized-packet",
+            Self::UnknownVariant => "unknown-variant",
+            Self::BadOptionTag => "bad-option-tag",
+            Self::BadBool => "bad-bool",
+            Self::InvalidChar => "invalid-char",
+            Self::IntBeyondType => "int-beyond-type",
+            Self::OverlongVarint => "overlong-varint",
+            Self::LengthBomb => "length-bomb",
+            Self::LengthOffByOne => "length-off-by-one",
+            Self::BitFlip => "bit-flip",
+        }
+    }
+}
+
+/// The verdict a case is owed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// Accepted, and re-encoded to the very same bytes.
+    Accept,
+    /// Refused with one of `causes`, at `at` when given.
+    Refusal {
+        /// Acceptable causes (`DecodeError::cause` names).
+        causes: &'static [&'static str],
+        /// The exact bit offset, when the lie pins it.
+        at: Option<u64>,
+    },
+    /// Refused, whatever the cause.
+    AnyRefusal,
+    /// Anything but a panic or an accept that re-encodes differently.
+    Anything,
+    /// Accepted, and re-encoded to these bytes: the honest message's, when
+    /// the lie only spelled its value another way the target allows.
+    AcceptAs(Vec<u8>),
+    /// Anything but a panic, a death or an allocation beyond the bound:
+    /// the target declares that a value may have more than one encoding,
+    /// so an accept that re-encodes differently is no fault.
+    Unharmed,
+}
+
+/// One malicious (or valid) packet and what the reader owes it.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Its class.
+    pub class: Class,
+    /// The bytes handed to the reader.
+    pub bytes: Vec<u8>,
+    /// The verdict owed.
+    pub owed: Owed,
+    /// What was done, for reports.
+    pub lie: String,
+}
