@@ -5,8 +5,9 @@
 
 use adversarial::formats::{
     field_map, lies, Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited,
-    Format, Owed, Policy, Postcard, PostcardStrict, SerdeClass,
+    Format, Owed, Policy, Postcard, PostcardStrict,
 };
+use adversarial::mutate::Class;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -59,7 +60,19 @@ fn inputs() -> Vec<Input> {
     ]
 }
 
-fn check<F: Format>(format: &F) {
+/// What reading `bytes` as an `Input` did: the read, or `None` when it
+/// panicked.
+fn read<F: Format>(format: &F, bytes: &[u8]) -> Option<Result<Input, String>> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        format.decode::<Input>(bytes)
+    }))
+    .ok()
+}
+
+/// Checks every lie's verdict, and returns the classes and paths whose lies
+/// made the read panic (a finding about the format crate, not a verdict).
+fn check<F: Format>(format: &F) -> Vec<String> {
+    let mut panicked = std::collections::BTreeSet::new();
     let mut classes = HashSet::new();
     let policy = Policy {
         refuse_trailing_bytes: !format.accepts_trailing_bytes(),
@@ -68,10 +81,18 @@ fn check<F: Format>(format: &F) {
     for input in inputs() {
         let (bytes, spans) = field_map(format, &input).unwrap();
         for lie in lies(format, policy, &bytes, &spans) {
-            let read = format.decode::<Input>(&lie.bytes);
+            classes.insert(lie.class);
+            let Some(read) = read(format, &lie.bytes) else {
+                panicked.insert(format!("{} {}", lie.class.name(), lie.path));
+                continue;
+            };
             let as_owed = match lie.owed {
                 Owed::Refused => read.is_err(),
                 Owed::AcceptedAsBefore => read.as_ref() == Ok(&input),
+                Owed::Canonical => read
+                    .as_ref()
+                    .map_or(true, |value| format.to_bytes(value).unwrap() == lie.bytes),
+                Owed::Unharmed => true,
             };
             assert!(
                 as_owed,
@@ -85,23 +106,31 @@ fn check<F: Format>(format: &F) {
         }
     }
     // A format of fixed-width integers has no varint to lie in.
-    let varint_classes = [SerdeClass::IntBeyondType, SerdeClass::OverlongVarint];
-    let told_here = SerdeClass::ALL
+    let varint_classes = [Class::IntBeyondType, Class::OverlongVarint];
+    // Valid and bit flips are the campaign's, not lies in one field.
+    let told_here = Class::SERDE
         .iter()
+        .filter(|class| !matches!(class, Class::Valid | Class::BitFlip))
         .filter(|class| format.varint().is_some() || !varint_classes.contains(class))
         .count();
     assert_eq!(classes.len(), told_here, "{}: {classes:?}", format.name());
+    panicked.into_iter().collect()
 }
 
 #[test]
 fn every_lie_gets_its_owed_verdict_from_every_adapter() {
-    check(&Postcard);
-    check(&PostcardStrict);
-    check(&Bincode1);
-    check(&Bincode1Varint);
-    check(&Bincode1VarintLimited);
-    check(&Bincode2);
-    check(&Bincode2Limited);
+    assert_eq!(check(&Postcard), Vec::<String>::new());
+    assert_eq!(check(&PostcardStrict), Vec::<String>::new());
+    assert_eq!(check(&Bincode1), Vec::<String>::new());
+    assert_eq!(check(&Bincode1Varint), Vec::<String>::new());
+    assert_eq!(check(&Bincode1VarintLimited), Vec::<String>::new());
+    // A finding about bincode 2.0.1 (its issue 764): a string's length of
+    // u64::MAX, with no limit, panics with "capacity overflow".
+    assert_eq!(
+        check(&Bincode2),
+        ["length-bomb commands[1].Say", "length-bomb player"]
+    );
+    assert_eq!(check(&Bincode2Limited), Vec::<String>::new());
 }
 
 /// The classes whose lies `format` takes against the default policy (both
@@ -112,9 +141,11 @@ fn let_through<F: Format>(format: &F) -> Vec<&'static str> {
     for input in inputs() {
         let (bytes, spans) = field_map(format, &input).unwrap();
         for lie in lies(format, Policy::default(), &bytes, &spans) {
-            let read = format.decode::<Input>(&lie.bytes);
-            if lie.owed == Owed::Refused && read.is_ok() {
-                through.insert(lie.class.name());
+            match read(format, &lie.bytes) {
+                Some(Ok(_)) if lie.owed == Owed::Refused => {
+                    through.insert(lie.class.name());
+                }
+                _ => {}
             }
         }
     }
@@ -125,14 +156,20 @@ fn let_through<F: Format>(format: &F) -> Vec<&'static str> {
 fn against_the_strict_policy_each_adapter_lets_through_what_its_call_does_by_design() {
     // No varint reader here takes a varint only in its shortest form;
     // bincode 1's `deserialize` has no varint, and takes trailing bytes.
-    assert_eq!(let_through(&Postcard), ["overlong-varint", "trailing-byte"]);
+    assert_eq!(
+        let_through(&Postcard),
+        ["overlong-varint", "trailing-bytes"]
+    );
     assert_eq!(let_through(&PostcardStrict), ["overlong-varint"]);
-    assert_eq!(let_through(&Bincode1), ["trailing-byte"]);
+    assert_eq!(let_through(&Bincode1), ["trailing-bytes"]);
     assert_eq!(let_through(&Bincode1Varint), ["overlong-varint"]);
     assert_eq!(let_through(&Bincode1VarintLimited), ["overlong-varint"]);
-    assert_eq!(let_through(&Bincode2), ["overlong-varint", "trailing-byte"]);
+    assert_eq!(
+        let_through(&Bincode2),
+        ["overlong-varint", "trailing-bytes"]
+    );
     assert_eq!(
         let_through(&Bincode2Limited),
-        ["overlong-varint", "trailing-byte"]
+        ["overlong-varint", "trailing-bytes"]
     );
 }

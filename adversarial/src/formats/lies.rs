@@ -1,68 +1,17 @@
 //! One lie told in one field of a real serde encoding, with the verdict
 //! the format's own contract owes it: an unknown variant index, an option
 //! tag or a bool byte outside 0 and 1, a string that is not UTF-8, a
-//! `char` that is none, an integer beyond its type, the message cut at a
-//! field's first byte; and, owed what the target's [`Policy`] declares, a
-//! varint in more bytes than it needs and a byte after the message.
+//! `char` that is none, an integer beyond its type, a length prefix that
+//! claims the most items its encoding holds, the message cut at a field's
+//! first byte and inside it; owed what the target's [`Policy`] declares, a
+//! varint in more bytes than it needs and a byte after the message; and a
+//! length prefix one off, owed a refusal or a value that encodes to the
+//! very bytes read.
 
 use super::varint::zigzag;
 use super::{Format, Leaf, Role, Span};
-
-/// A kind of lie told in a serde encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SerdeClass {
-    /// A variant index no enum of a derive has (1,000,000).
-    TagOutOfRange,
-    /// An option's tag 2.
-    OptionTagOutOfRange,
-    /// A bool's byte 2.
-    BoolOutOfRange,
-    /// A string's first byte 0xFF, never UTF-8.
-    InvalidUtf8,
-    /// A `char`'s last byte 0xFF.
-    InvalidChar,
-    /// An integer wider than a byte, as a varint of one more than its
-    /// type holds (70,000 for a u16 is the same kind).
-    IntBeyondType,
-    /// A varint (integer, length or variant index) in one byte more than
-    /// its value needs.
-    OverlongVarint,
-    /// The message cut where a field begins.
-    Truncated,
-    /// One zero byte after the message.
-    TrailingByte,
-}
-
-impl SerdeClass {
-    /// Every class.
-    pub const ALL: [Self; 9] = [
-        Self::TagOutOfRange,
-        Self::OptionTagOutOfRange,
-        Self::BoolOutOfRange,
-        Self::InvalidUtf8,
-        Self::InvalidChar,
-        Self::IntBeyondType,
-        Self::OverlongVarint,
-        Self::Truncated,
-        Self::TrailingByte,
-    ];
-
-    /// Its name in tables.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::TagOutOfRange => "tag-out-of-range",
-            Self::OptionTagOutOfRange => "option-tag-out-of-range",
-            Self::BoolOutOfRange => "bool-out-of-range",
-            Self::InvalidUtf8 => "invalid-utf8",
-            Self::InvalidChar => "invalid-char",
-            Self::IntBeyondType => "int-beyond-type",
-            Self::OverlongVarint => "overlong-varint",
-            Self::Truncated => "truncated",
-            Self::TrailingByte => "trailing-byte",
-        }
-    }
-}
+use crate::case::Class;
+use std::collections::BTreeSet;
 
 /// The verdict a lie is owed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +20,12 @@ pub enum Owed {
     Refused,
     /// Accepted, with the value the honest message held.
     AcceptedAsBefore,
+    /// Refused, or accepted as a value that encodes to the very bytes
+    /// read: the lie may have made another valid message.
+    Canonical,
+    /// Anything but a crash: the target takes a value in more than one
+    /// encoding, so another valid message may read from these bytes.
+    Unharmed,
 }
 
 /// What a target declares where the format's contract leaves the verdict
@@ -100,7 +55,20 @@ impl Policy {
             Owed::AcceptedAsBefore
         }
     }
+
+    /// What a lie that may make another valid message is owed.
+    const fn another_message(self) -> Owed {
+        if self.refuse_trailing_bytes && self.canonical {
+            Owed::Canonical
+        } else {
+            Owed::Unharmed
+        }
+    }
 }
+
+/// The lengths a bomb claims: the most a u64 holds, and a u32 (the most a
+/// 32-bit reader's usize holds).
+const BOMBS: [u64; 2] = [u64::MAX, u32::MAX as u64];
 
 /// The varint a span holds, as an unsigned value, when it is one: an
 /// integer wider than a byte, a length or a variant index, in a varint
@@ -139,8 +107,8 @@ fn varint_bits(role: Role) -> u32 {
 /// One lie: where it was told, the bytes, and the verdict owed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lie {
-    /// Its kind.
-    pub class: SerdeClass,
+    /// Its class.
+    pub class: Class,
     /// The field it was told in (empty for the message as a whole).
     pub path: String,
     /// The message with the lie in it.
@@ -157,87 +125,170 @@ fn replaced(bytes: &[u8], span: &Span, with: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Every lie these classes tell in the encoding `bytes` whose field map is
-/// `spans`, as `format` writes and reads it, owed what its contract or
-/// `policy` says: one per field a class fits.
+/// Every lie the serde classes tell in the encoding `bytes` whose field
+/// map is `spans`, as `format` writes and reads it, owed what its contract
+/// or `policy` says: one per field a class fits.
 #[must_use]
 pub fn lies<F: Format>(format: &F, policy: Policy, bytes: &[u8], spans: &[Span]) -> Vec<Lie> {
-    let mut told = Vec::new();
-    let mut tell_owed = |class, span: &Span, bytes: Vec<u8>, owed| {
-        told.push(Lie {
-            class,
-            path: span.path.clone(),
-            bytes,
-            owed,
-        });
+    lies_of(format, policy, bytes, spans, |_| true)
+}
+
+/// The lies of the classes `wanted` picks, as [`lies`] tells them.
+#[must_use]
+pub fn lies_of<F: Format>(
+    format: &F,
+    policy: Policy,
+    bytes: &[u8],
+    spans: &[Span],
+    wanted: impl Fn(Class) -> bool,
+) -> Vec<Lie> {
+    let mut teller = Teller {
+        told: Vec::new(),
+        bytes,
+        wanted: &wanted,
     };
     for span in spans {
-        let mut tell = |class, span: &Span, bytes: Vec<u8>| {
-            tell_owed(class, span, bytes, Owed::Refused);
+        teller.varints(format, policy, span);
+        teller.lengths(format, policy, span);
+        teller.leaf(format, span);
+    }
+    if wanted(Class::TruncateBytes) {
+        teller.cuts(spans);
+    }
+    let mut longer = bytes.to_vec();
+    longer.push(0);
+    teller.tell_whole(
+        Class::TrailingBytes,
+        longer,
+        Policy::owed(policy.refuse_trailing_bytes),
+    );
+    teller.told
+}
+
+/// Lies told so far in one encoding.
+struct Teller<'a, W: Fn(Class) -> bool> {
+    told: Vec<Lie>,
+    bytes: &'a [u8],
+    wanted: &'a W,
+}
+
+impl<W: Fn(Class) -> bool> Teller<'_, W> {
+    fn tell(&mut self, class: Class, span: &Span, with: &[u8], owed: Owed) {
+        if (self.wanted)(class) {
+            self.told.push(Lie {
+                class,
+                path: span.path.clone(),
+                bytes: replaced(self.bytes, span, with),
+                owed,
+            });
+        }
+    }
+
+    fn tell_whole(&mut self, class: Class, bytes: Vec<u8>, owed: Owed) {
+        if (self.wanted)(class) {
+            self.told.push(Lie {
+                class,
+                path: String::new(),
+                bytes,
+                owed,
+            });
+        }
+    }
+
+    /// An integer beyond its type, and a varint in more bytes than it needs.
+    fn varints<F: Format>(&mut self, format: &F, policy: Policy, span: &Span) {
+        let (Some(varint), Some(value)) = (format.varint(), varint_value(span)) else {
+            return;
         };
-        if let (Some(varint), Some(value)) = (format.varint(), varint_value(span)) {
-            if let Some(bits) = int_bits(span.role) {
-                let beyond = varint.encode(1u128 << bits);
-                tell(
-                    SerdeClass::IntBeyondType,
-                    span,
-                    replaced(bytes, span, &beyond),
-                );
-            }
-            if let Some(longer) = varint.overlong(value, varint_bits(span.role)) {
-                let lie = replaced(bytes, span, &longer);
-                let owed = Policy::owed(policy.canonical);
-                tell_owed(SerdeClass::OverlongVarint, span, lie, owed);
+        if let Some(bits) = int_bits(span.role) {
+            let beyond = varint.encode(1u128 << bits);
+            self.tell(Class::IntBeyondType, span, &beyond, Owed::Refused);
+        }
+        if let Some(longer) = varint.overlong(value, varint_bits(span.role)) {
+            let owed = Policy::owed(policy.canonical);
+            self.tell(Class::OverlongVarint, span, &longer, owed);
+        }
+    }
+
+    /// A length prefix that claims the most items its encoding holds, and
+    /// one that claims one item fewer or more than follow.
+    fn lengths<F: Format>(&mut self, format: &F, policy: Policy, span: &Span) {
+        let Leaf::Length(len) = span.leaf else {
+            return;
+        };
+        for bomb in BOMBS {
+            if let Ok(claim) = format.to_bytes(&bomb) {
+                self.tell(Class::LengthBomb, span, &claim, Owed::Refused);
             }
         }
-        let mut tell = |class, span: &Span, bytes: Vec<u8>| {
-            tell_owed(class, span, bytes, Owed::Refused);
-        };
-        let own = bytes.get(span.bytes.clone()).unwrap_or_default();
+        let len = u64::try_from(len).unwrap_or(u64::MAX);
+        for off in [len.checked_sub(1), len.checked_add(1)]
+            .into_iter()
+            .flatten()
+        {
+            if let Ok(claim) = format.to_bytes(&off) {
+                self.tell(
+                    Class::LengthOffByOne,
+                    span,
+                    &claim,
+                    policy.another_message(),
+                );
+            }
+        }
+    }
+
+    /// The lies of a leaf's own kind: a variant index, an option tag, a
+    /// bool, a string's bytes, a `char`.
+    fn leaf<F: Format>(&mut self, format: &F, span: &Span) {
+        let own = self.bytes.get(span.bytes.clone()).unwrap_or_default();
         match span.role {
             Role::VariantTag => {
                 if let Ok(tag) = format.to_bytes(&1_000_000u32) {
-                    tell(SerdeClass::TagOutOfRange, span, replaced(bytes, span, &tag));
+                    self.tell(Class::UnknownVariant, span, &tag, Owed::Refused);
                 }
             }
-            Role::OptionTag => tell(
-                SerdeClass::OptionTagOutOfRange,
-                span,
-                replaced(bytes, span, &[2]),
-            ),
-            Role::Bool => tell(
-                SerdeClass::BoolOutOfRange,
-                span,
-                replaced(bytes, span, &[2]),
-            ),
-            Role::StrBytes => {
+            Role::OptionTag => self.tell(Class::BadOptionTag, span, &[2], Owed::Refused),
+            Role::Bool => self.tell(Class::BadBool, span, &[2], Owed::Refused),
+            Role::StrBytes if !own.is_empty() => {
                 let mut text = own.to_vec();
                 if let Some(first) = text.first_mut() {
                     *first = 0xFF;
                 }
-                tell(SerdeClass::InvalidUtf8, span, replaced(bytes, span, &text));
+                self.tell(Class::InvalidUtf8, span, &text, Owed::Refused);
             }
             Role::Char => {
                 let mut code = own.to_vec();
                 if let Some(last) = code.last_mut() {
                     *last = 0xFF;
                 }
-                tell(SerdeClass::InvalidChar, span, replaced(bytes, span, &code));
+                self.tell(Class::InvalidChar, span, &code, Owed::Refused);
             }
             _ => {}
         }
-        if span.bytes.start > 0 {
-            let cut = bytes.get(..span.bytes.start).unwrap_or_default().to_vec();
-            tell(SerdeClass::Truncated, span, cut);
+    }
+
+    /// The message cut where each field begins and one byte into each
+    /// field of more than one byte: a prefix of a message is never one.
+    fn cuts(&mut self, spans: &[Span]) {
+        let mut cuts = BTreeSet::new();
+        for span in spans {
+            cuts.insert((span.bytes.start, span.path.as_str(), "where it begins"));
+            if span.bytes.len() > 1 {
+                let inside = span.bytes.start.saturating_add(1);
+                cuts.insert((inside, span.path.as_str(), "inside it"));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for (cut, path, place) in cuts {
+            if cut == 0 || cut >= self.bytes.len() || !seen.insert(cut) {
+                continue;
+            }
+            self.told.push(Lie {
+                class: Class::TruncateBytes,
+                path: format!("{path} ({place})"),
+                bytes: self.bytes.get(..cut).unwrap_or_default().to_vec(),
+                owed: Owed::Refused,
+            });
         }
     }
-    let mut longer = bytes.to_vec();
-    longer.push(0);
-    told.push(Lie {
-        class: SerdeClass::TrailingByte,
-        path: String::new(),
-        bytes: longer,
-        owed: Policy::owed(policy.refuse_trailing_bytes),
-    });
-    told
 }

@@ -13,7 +13,7 @@ pub use adapters::{
     Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited, Postcard,
     PostcardStrict, LIMIT,
 };
-pub use lies::{lies, Lie, Owed, Policy, SerdeClass};
+pub use lies::{lies, lies_of, Lie, Owed, Policy};
 pub use span::{field_map, Leaf, Role, Span};
 pub use varint::Varint;
 
