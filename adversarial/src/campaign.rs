@@ -159,6 +159,10 @@ pub struct Report {
     pub elapsed: Duration,
     /// The endpoints' conversations.
     pub conversations: conversations::Report,
+    /// For a row with failures whose cause the target knows (a format's
+    /// design, a known bug): the target, the class, and its words
+    /// ([`Target::known_cause`]).
+    pub known_causes: Vec<(&'static str, Class, &'static str)>,
 }
 
 impl Report {
@@ -640,6 +644,9 @@ fn run_packets(config: &Config, budget: Budget) -> Report {
         report.samples += merged.samples;
         for (class, tally) in config.classes.iter().zip(merged.tallies) {
             if tally.cases > 0 {
+                if let Some(why) = target.known_cause(*class).filter(|_| !tally.clean()) {
+                    report.known_causes.push((target.name(), *class, why));
+                }
                 report.rows.push((target.name(), *class, tally));
             }
         }

@@ -30,6 +30,7 @@ pub fn campaign_table(report: &Report, listed: Listed) -> String {
     let mut current = "";
     for (target, class, tally) in &report.rows {
         if *target != current {
+            out.push_str(&known_causes_text(report, current));
             current = target;
             let _ = writeln!(out, "\n{target}");
             let _ = writeln!(
@@ -64,6 +65,7 @@ pub fn campaign_table(report: &Report, listed: Listed) -> String {
             tally.rate()
         );
     }
+    out.push_str(&known_causes_text(report, current));
     out.push_str(&crate::scenario::table::text(&report.conversations));
     let total: u64 = report.rows.iter().map(|(_, _, t)| t.cases).sum();
     let conversations = report.conversations.cases();
@@ -145,6 +147,17 @@ pub fn failures_text(report: &Report) -> String {
     out
 }
 
+/// The lines under `target`'s table that say why its reader lets failing
+/// classes through, where that is known, and what refuses them.
+fn known_causes_text(report: &Report, target: &str) -> String {
+    let mut out = String::new();
+    for (_, class, why) in report.known_causes.iter().filter(|(t, _, _)| *t == target) {
+        let words = why.split_whitespace().collect::<Vec<_>>().join(" ");
+        let _ = writeln!(out, "  known cause, {}: {words}", class.name());
+    }
+    out
+}
+
 /// The whole report as JSON.
 #[must_use]
 pub fn campaign_json(report: &Report) -> Value {
@@ -165,6 +178,11 @@ pub fn campaign_json(report: &Report) -> Value {
             "outcome": outcome_text(&f.outcome),
             "file": f.file.as_ref().map(|p| p.display().to_string()),
             "bytes": hex(&f.bytes),
+        })).collect::<Vec<_>>(),
+        "known_causes": report.known_causes.iter().map(|(target, class, why)| json!({
+            "target": target,
+            "class": class.name(),
+            "why": why.split_whitespace().collect::<Vec<_>>().join(" "),
         })).collect::<Vec<_>>(),
         "conversations": crate::scenario::table::json(&report.conversations),
     })

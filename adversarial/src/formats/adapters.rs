@@ -4,6 +4,7 @@
 //! (`config::standard()` with and without a limit).
 
 use super::{Format, Tape, Varint};
+use crate::case::Class;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -37,6 +38,33 @@ fn bincode2_encode<T: Serialize + ?Sized>(value: &T, tape: &mut Tape) -> Result<
         .map_err(words)
 }
 
+fn bincode2_fixint_encode<T: Serialize + ?Sized>(value: &T, tape: &mut Tape) -> Result<(), String> {
+    let config = bincode2::config::standard().with_fixed_int_encoding();
+    bincode2::serde::encode_into_std_write(value, tape, config)
+        .map(|_| ())
+        .map_err(words)
+}
+
+/// What a varint reader of these crates takes by design.
+const OVERLONG: &str = "it reads a varint in more bytes than the value needs, by design, and no \
+option refuses it: compare the value's re-encoding with the message (postcard-canonical), or \
+use fixed-width integers";
+
+/// What a flip or a length one off may make of a message that such a
+/// reader then takes by design.
+const ANOTHER_SPELLING: &str = "a flip or a length one off can make an over-long varint or \
+leave bytes after the message, which this call takes by design (see those classes)";
+
+/// Likewise, for a reader that also passes claimed lengths on.
+const ANY_OF_THEM: &str = "a flip or a length one off can make an over-long varint, leave bytes \
+after the message, or claim a length that serde preallocates for: see those classes";
+
+/// serde's preallocation, which only postcard clamps.
+const PREALLOCATION: &str = "serde's Vec visitor preallocates up to 1 MiB for a claimed length \
+(serde::de::size_hint::cautious) and this reader passes the claim on without holding it against \
+the bytes left, limit or not: postcard clamps it; here, bound the datagram's claims yourself or \
+budget 1 MiB per read";
+
 /// An adapter: a unit struct and its `Format`, from its name, how it
 /// writes, how it reads, and what its call lets through by design.
 macro_rules! adapter {
@@ -44,6 +72,7 @@ macro_rules! adapter {
         $(#[$doc:meta])*
         $adapter:ident, $name:literal, $encode:ident,
         trailing: $trailing:literal, varint: $varint:expr,
+        known: { $($class:pat => $why:expr,)* },
         |$bytes:ident| $decode:expr
     ) => {
         $(#[$doc])*
@@ -63,12 +92,19 @@ macro_rules! adapter {
                 $encode(value, tape)
             }
 
-            fn decode<T: DeserializeOwned>(&self, $bytes: &[u8]) -> Result<T, String> {
+            fn decode<T: Serialize + DeserializeOwned>(&self, $bytes: &[u8]) -> Result<T, String> {
                 $decode
             }
 
             fn accepts_trailing_bytes(&self) -> bool {
                 $trailing
+            }
+
+            fn known_cause(&self, class: Class) -> Option<&'static str> {
+                match class {
+                    $($class => Some($why),)*
+                    _ => None,
+                }
             }
 
             fn varint(&self) -> Option<Varint> {
@@ -83,6 +119,12 @@ adapter!(
     /// message.
     Postcard, "postcard", postcard_encode,
     trailing: true, varint: Some(Varint::Leb128),
+    known: {
+        Class::TrailingBytes => "`postcard::from_bytes` ignores bytes after the message, by design: \
+            use `take_from_bytes` and refuse a rest that is not empty (postcard-strict)",
+        Class::OverlongVarint => OVERLONG,
+        Class::BitFlip | Class::LengthOffByOne => ANOTHER_SPELLING,
+    },
     |bytes| postcard::from_bytes(bytes).map_err(words)
 );
 
@@ -90,9 +132,36 @@ adapter!(
     /// postcard 1 read with `take_from_bytes`, refusing any byte left over.
     PostcardStrict, "postcard-strict", postcard_encode,
     trailing: false, varint: Some(Varint::Leb128),
+    known: {
+        Class::OverlongVarint => OVERLONG,
+        Class::BitFlip | Class::LengthOffByOne => ANOTHER_SPELLING,
+    },
     |bytes| match postcard::take_from_bytes(bytes).map_err(words)? {
         (value, []) => Ok(value),
         (_, rest) => Err(format!("{} bytes after the message", rest.len())),
+    }
+);
+
+adapter!(
+    /// postcard 1 read as [`PostcardStrict`] reads, and then written again:
+    /// a message that is not the value's own encoding (a varint in more
+    /// bytes than it needs) is refused. The configuration that passes every
+    /// class of the example at the default policy.
+    PostcardCanonical, "postcard-canonical", postcard_encode,
+    trailing: false, varint: Some(Varint::Leb128),
+    known: {},
+    |bytes| {
+        let value = PostcardStrict.decode(bytes)?;
+        let again = PostcardStrict.to_bytes(&value)?;
+        if again == bytes {
+            Ok(value)
+        } else {
+            Err(format!(
+                "not the value's own encoding: it writes {} bytes, the message has {}",
+                again.len(),
+                bytes.len()
+            ))
+        }
     }
 );
 
@@ -102,6 +171,14 @@ adapter!(
     /// message accepted.
     Bincode1, "bincode1", bincode1_encode,
     trailing: true, varint: None,
+    known: {
+        Class::TrailingBytes => "`bincode::deserialize` allows bytes after the message, by design: \
+            `DefaultOptions::new().with_fixint_encoding()` refuses them",
+        Class::LengthBomb => PREALLOCATION,
+        Class::BitFlip | Class::LengthOffByOne => "a flip or a length one off can leave bytes \
+            after the message, which this call takes by design; or claim a length that serde \
+            preallocates for (see length-bomb)",
+    },
     |bytes| bincode::deserialize(bytes).map_err(words)
 );
 
@@ -110,6 +187,10 @@ adapter!(
     /// message refused, no limit.
     Bincode1Varint, "bincode1-varint", bincode1_varint_encode,
     trailing: false, varint: Some(Varint::Bincode),
+    known: {
+        Class::OverlongVarint => OVERLONG,
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+    },
     |bytes| {
         use bincode::Options;
         bincode::DefaultOptions::new().deserialize(bytes).map_err(words)
@@ -122,6 +203,10 @@ adapter!(
     /// reads): the limit counts only for `deserialize_from` a reader.
     Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode,
     trailing: false, varint: Some(Varint::Bincode),
+    known: {
+        Class::OverlongVarint => OVERLONG,
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+    },
     |bytes| {
         use bincode::Options;
         bincode::DefaultOptions::new()
@@ -136,6 +221,15 @@ adapter!(
     /// count it read is the caller's to check, and this caller does not.
     Bincode2, "bincode2", bincode2_encode,
     trailing: true, varint: Some(Varint::Bincode),
+    known: {
+        Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
+            it read and leaves the check to the caller: refuse a count short of the message",
+        Class::OverlongVarint => OVERLONG,
+        Class::LengthBomb => "without a limit, a string length near u64::MAX panics with \
+            'capacity overflow' (bincode issue 764): `with_limit` refuses it; and serde \
+            preallocates up to 1 MiB for a claimed sequence length, which no option bounds",
+        Class::BitFlip | Class::LengthOffByOne => ANY_OF_THEM,
+    },
     |bytes| {
         bincode2::serde::decode_from_slice(bytes, bincode2::config::standard())
             .map(|(value, _)| value)
@@ -147,10 +241,37 @@ adapter!(
     /// As [`Bincode2`], `.with_limit::<LIMIT>()`.
     Bincode2Limited, "bincode2-limited", bincode2_encode,
     trailing: true, varint: Some(Varint::Bincode),
+    known: {
+        Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
+            it read and leaves the check to the caller: refuse a count short of the message",
+        Class::OverlongVarint => OVERLONG,
+        Class::LengthBomb => PREALLOCATION,
+        Class::BitFlip | Class::LengthOffByOne => ANY_OF_THEM,
+    },
     |bytes| {
         let config = bincode2::config::standard().with_limit::<LIMIT>();
         bincode2::serde::decode_from_slice(bytes, config)
             .map(|(value, _)| value)
             .map_err(words)
+    }
+);
+
+adapter!(
+    /// bincode 2's `serde::decode_from_slice` with `config::standard()`,
+    /// fixed-width integers and `.with_limit::<LIMIT>()`, refusing any byte
+    /// left over: no varint to spell two ways, no claim past the limit.
+    Bincode2Strict, "bincode2-strict", bincode2_fixint_encode,
+    trailing: false, varint: None,
+    known: {
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+    },
+    |bytes| {
+        let config = bincode2::config::standard()
+            .with_fixed_int_encoding()
+            .with_limit::<LIMIT>();
+        match bincode2::serde::decode_from_slice(bytes, config).map_err(words)? {
+            (value, read) if read == bytes.len() => Ok(value),
+            (_, read) => Err(format!("{} bytes after the message", bytes.len().saturating_sub(read))),
+        }
     }
 );

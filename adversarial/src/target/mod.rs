@@ -146,6 +146,14 @@ pub trait Target: Send + Sync {
         &Class::CODEC
     }
 
+    /// Why this target's reader lets the lies of `class` through, when that
+    /// is known (its format's design, a known bug), and which call or
+    /// configuration refuses them: printed under a failing row of the
+    /// campaign's table.
+    fn known_cause(&self, _class: Class) -> Option<&'static str> {
+        None
+    }
+
     /// The cases of `class` for `sample`, when this target tells its own
     /// lies (a serde target lies in the fields of its format's encoding);
     /// `None` leaves them to the codec classes of [`crate::mutate`], which

@@ -1,0 +1,259 @@
+//! A serde type under a format adapter as a [`Target`]: valid values from
+//! `Arbitrary` (or the generator given), written by the real format crate,
+//! mapped field by field ([`field_map`]), and attacked with the serde
+//! classes ([`Class::SERDE`]), each owed what the format's contract or the
+//! target's [`Policy`] says.
+
+use super::{field_map, lies_of, Format, Owed, Policy, Span};
+use crate::case::{Case, Class};
+use crate::field_map::FieldMap;
+use crate::target::{Framing, Refusal, Sample, Target, Verdict};
+use arbitrary::{Arbitrary, Unstructured};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::marker::PhantomData;
+
+/// Builds a valid value from fuzzer bytes.
+pub type Generator<T> = fn(&mut Unstructured<'_>) -> arbitrary::Result<T>;
+
+/// A serde type `T` read and written by format `F`; see [`target`].
+pub struct SerdeTarget<T, F> {
+    name: &'static str,
+    about: &'static str,
+    format: F,
+    policy: Policy,
+    generator: Generator<T>,
+    _type: PhantomData<fn() -> T>,
+}
+
+/// A target for the serde type `T` under `format`, its values from
+/// `Arbitrary`, with the default [`Policy`] (trailing bytes and over-long
+/// varints refused):
+///
+/// ```
+/// # #[derive(serde::Serialize, serde::Deserialize, arbitrary::Arbitrary)]
+/// # struct Input { tick: u32, keys: Vec<u8> }
+/// use adversarial::formats::{target, PostcardStrict};
+/// let input = target::<Input, _>("input", PostcardStrict);
+/// ```
+#[must_use]
+pub fn target<T, F>(name: &'static str, format: F) -> SerdeTarget<T, F>
+where
+    T: for<'a> Arbitrary<'a> + Serialize + DeserializeOwned + 'static,
+    F: Format + Send + Sync + 'static,
+{
+    SerdeTarget {
+        name,
+        about: "a serde type under a binary format",
+        format,
+        policy: Policy::default(),
+        generator: |u| T::arbitrary(u),
+        _type: PhantomData,
+    }
+}
+
+impl<T, F> SerdeTarget<T, F> {
+    /// Its one line in `adversarial targets`.
+    #[must_use]
+    pub const fn about(mut self, about: &'static str) -> Self {
+        self.about = about;
+        self
+    }
+
+    /// What it declares where the format leaves the verdict open.
+    #[must_use]
+    pub const fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Valid values from this generator instead of `Arbitrary`.
+    #[must_use]
+    pub const fn generator(mut self, generator: Generator<T>) -> Self {
+        self.generator = generator;
+        self
+    }
+}
+
+/// The field map of the last message mapped on this thread, by target
+/// and bytes: a sample is mapped once, when generated, for all its classes.
+struct Mapped {
+    key: (TypeId, &'static str),
+    bytes: Vec<u8>,
+    spans: Vec<Span>,
+}
+
+thread_local! {
+    static LAST: RefCell<Option<Mapped>> = const { RefCell::new(None) };
+}
+
+impl<T, F> SerdeTarget<T, F>
+where
+    T: Serialize + DeserializeOwned + 'static,
+    F: Format,
+{
+    fn key(&self) -> (TypeId, &'static str) {
+        (TypeId::of::<T>(), self.name)
+    }
+
+    fn remember(&self, bytes: &[u8], spans: Vec<Span>) {
+        LAST.with(|last| {
+            *last.borrow_mut() = Some(Mapped {
+                key: self.key(),
+                bytes: bytes.to_vec(),
+                spans,
+            });
+        });
+    }
+
+    /// The field map of the valid message `bytes`: remembered from its
+    /// generation, else read and mapped again.
+    fn spans(&self, bytes: &[u8]) -> Option<Vec<Span>> {
+        let remembered = LAST.with(|last| {
+            last.borrow()
+                .as_ref()
+                .filter(|m| m.key == self.key() && m.bytes == bytes)
+                .map(|m| m.spans.clone())
+        });
+        if remembered.is_some() {
+            return remembered;
+        }
+        let value: T = self.format.decode(bytes).ok()?;
+        let (again, spans) = field_map(&self.format, &value).ok()?;
+        (again == bytes).then(|| {
+            self.remember(bytes, spans.clone());
+            spans
+        })
+    }
+
+    /// What a lie's verdict is, in the oracle's terms, for `honest`.
+    fn owed(owed: Owed, honest: &[u8]) -> crate::case::Owed {
+        match owed {
+            Owed::Refused => crate::case::Owed::AnyRefusal,
+            Owed::AcceptedAsBefore => crate::case::Owed::AcceptAs(honest.to_vec()),
+            Owed::Canonical => crate::case::Owed::Anything,
+            Owed::Unharmed => crate::case::Owed::Unharmed,
+        }
+    }
+
+    /// Whether the policy takes a value in more than one encoding.
+    const fn permissive(&self) -> bool {
+        !(self.policy.refuse_trailing_bytes && self.policy.canonical)
+    }
+}
+
+impl<T, F> Target for SerdeTarget<T, F>
+where
+    T: Serialize + DeserializeOwned + 'static,
+    F: Format + Send + Sync + 'static,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn about(&self) -> &'static str {
+        self.about
+    }
+
+    fn framing(&self) -> Framing {
+        Framing {
+            refuses_trailing_bytes: self.policy.refuse_trailing_bytes,
+            ..Framing::default()
+        }
+    }
+
+    fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
+        let value = (self.generator)(u)?;
+        let (bytes, spans) =
+            field_map(&self.format, &value).map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        self.remember(&bytes, spans);
+        Ok(Sample {
+            bytes,
+            map: FieldMap::default(),
+        })
+    }
+
+    fn generate_bytes(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Vec<u8>> {
+        let value = (self.generator)(u)?;
+        self.format
+            .to_bytes(&value)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Verdict {
+        match self.format.decode::<T>(bytes) {
+            Ok(value) => Verdict::Accepted {
+                reencoded: self.format.to_bytes(&value),
+            },
+            Err(message) => Verdict::Refused(Refusal {
+                cause: "refused".into(),
+                at: None,
+                message,
+            }),
+        }
+    }
+
+    fn read_only(&self, bytes: &[u8]) {
+        let _ = self.format.decode::<T>(bytes);
+    }
+
+    fn decode_value(&self, bytes: &[u8]) -> Option<serde_json::Value> {
+        let value: T = self.format.decode(bytes).ok()?;
+        serde_json::to_value(&value).ok()
+    }
+
+    fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
+        let value = serde_json::from_value::<T>(value.clone()).map_err(|e| e.to_string());
+        Some(value.and_then(|value| self.format.to_bytes(&value)))
+    }
+
+    fn classes(&self) -> &'static [Class] {
+        &Class::SERDE
+    }
+
+    fn known_cause(&self, class: Class) -> Option<&'static str> {
+        self.format.known_cause(class)
+    }
+
+    fn own_cases(
+        &self,
+        class: Class,
+        sample: &Sample,
+        u: &mut Unstructured<'_>,
+    ) -> Option<Vec<Case>> {
+        let honest = &sample.bytes;
+        let mut cases = match class {
+            // Whole-message classes, as for any codec: the honest message,
+            // and bit flips.
+            Class::Valid | Class::BitFlip => {
+                crate::mutate::cases(class, sample, &self.framing(), u)
+            }
+            _ => {
+                let spans = self.spans(honest)?;
+                lies_of(&self.format, self.policy, honest, &spans, |c| c == class)
+                    .into_iter()
+                    .map(|lie| Case {
+                        class,
+                        owed: Self::owed(lie.owed, honest),
+                        lie: if lie.path.is_empty() {
+                            class.name().to_string()
+                        } else {
+                            format!("{} in {}", class.name(), lie.path)
+                        },
+                        bytes: lie.bytes,
+                    })
+                    .collect()
+            }
+        };
+        if self.permissive() {
+            for case in &mut cases {
+                if case.owed == crate::case::Owed::Anything {
+                    case.owed = crate::case::Owed::Unharmed;
+                }
+            }
+        }
+        Some(cases)
+    }
+}
