@@ -78,6 +78,15 @@ pub enum Class {
     LengthBomb,
     /// A serde length prefix one below and one above the items that follow.
     LengthOffByOne,
+    /// Each integer field of a serde type (one of each path) set to the
+    /// edges of its type, beside its own value, and just beyond the values
+    /// honest messages hold there; each string to edge strings: owed a
+    /// refusal or a value that writes back to the same bytes, so a
+    /// hand-written rule must refuse what its writer will not write.
+    EveryValue,
+    /// A recursive serde type nested tens of thousands of levels deep:
+    /// owed a refusal, never a stack overflow.
+    DeepNesting,
     /// Random bit flips: any verdict but a panic or a non-canonical accept.
     BitFlip,
 }
@@ -85,7 +94,7 @@ pub enum Class {
 impl Class {
     /// Every class, in table order: [`Class::CODEC`]'s and the serde
     /// targets' own.
-    pub const ALL: [Self; 33] = [
+    pub const ALL: [Self; 35] = [
         Self::Valid,
         Self::OutOfRangeCount,
         Self::OutOfRangeValue,
@@ -118,12 +127,14 @@ impl Class {
         Self::OverlongVarint,
         Self::LengthBomb,
         Self::LengthOffByOne,
+        Self::EveryValue,
+        Self::DeepNesting,
         Self::BitFlip,
     ];
 
     /// The classes a serde target tells (`adversarial::formats`, feature
     /// `serde`): the lies of a serde encoding, and those of any message.
-    pub const SERDE: [Self; 13] = [
+    pub const SERDE: [Self; 15] = [
         Self::Valid,
         Self::TruncateBytes,
         Self::InvalidUtf8,
@@ -136,6 +147,8 @@ impl Class {
         Self::OverlongVarint,
         Self::LengthBomb,
         Self::LengthOffByOne,
+        Self::EveryValue,
+        Self::DeepNesting,
         Self::BitFlip,
     ];
 
@@ -204,6 +217,8 @@ impl Class {
             Self::OverlongVarint => "overlong-varint",
             Self::LengthBomb => "length-bomb",
             Self::LengthOffByOne => "length-off-by-one",
+            Self::EveryValue => "every-value",
+            Self::DeepNesting => "deep-nesting",
             Self::BitFlip => "bit-flip",
         }
     }
@@ -228,9 +243,10 @@ pub enum Owed {
     /// Accepted, and re-encoded to these bytes: the honest message's, when
     /// the lie only spelled its value another way the target allows.
     AcceptAs(Vec<u8>),
-    /// Anything but a panic, a death or an allocation beyond the bound:
-    /// the target declares that a value may have more than one encoding,
-    /// so an accept that re-encodes differently is no fault.
+    /// Anything but a panic, a death, an allocation beyond the bound or an
+    /// accepted value that does not encode: the target declares that a
+    /// value may have more than one encoding, so an accept that re-encodes
+    /// to other bytes is no fault.
     Unharmed,
 }
 

@@ -626,7 +626,9 @@ fn build<'a>(
         | Class::IntBeyondType
         | Class::OverlongVarint
         | Class::LengthBomb
-        | Class::LengthOffByOne => {}
+        | Class::LengthOffByOne
+        | Class::EveryValue
+        | Class::DeepNesting => {}
         Class::BitFlip => {
             for round in 0..8 {
                 if len == 0 {

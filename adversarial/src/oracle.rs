@@ -122,7 +122,10 @@ pub fn assess(case: &Case, observation: Observation) -> Outcome {
         return Outcome::OverAllocated { peak, bound };
     }
     match (verdict, &case.owed) {
-        (Verdict::Accepted { .. }, Owed::Unharmed) => Outcome::AsOwed,
+        (Verdict::Accepted { reencoded }, Owed::Unharmed) => match reencoded {
+            Ok(_) => Outcome::AsOwed,
+            Err(why) => Outcome::NonCanonical(format!("accepted value does not encode: {why}")),
+        },
         (Verdict::Accepted { reencoded }, Owed::AcceptAs(honest)) => match reencoded {
             Ok(bytes) if bytes == *honest => Outcome::AsOwed,
             Ok(bytes) => Outcome::NonCanonical(format!(

@@ -182,8 +182,8 @@ fn a_path_names_the_field_the_variant_and_the_index() {
         paths,
         [
             ("", Role::SeqLength),
-            ("[0]", Role::VariantTag),
-            ("[1]", Role::VariantTag),
+            ("[0]", Role::VariantTag("Command")),
+            ("[1]", Role::VariantTag("Command")),
             ("[1].Jump.height", Role::Int("u8")),
             ("[1].Jump.crouch", Role::Bool),
         ]

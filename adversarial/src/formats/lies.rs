@@ -11,7 +11,7 @@
 use super::varint::zigzag;
 use super::{Format, Leaf, Role, Span};
 use crate::case::Class;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The verdict a lie is owed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +66,69 @@ impl Policy {
     }
 }
 
+/// The most integer fields `every-value` lies in per message: one of each
+/// path, indices aside (`entities[].health`).
+const EVERY_VALUE_FIELDS: usize = 8;
+
+/// How many values beyond each end of the seen range `every-value` tries.
+const BEYOND_SEEN: i128 = 4;
+
+/// How many levels deep a `deep-nesting` lie nests, and the most bytes it
+/// may take to do it.
+const NESTING_LEVELS: usize = 50_000;
+const NESTING_BYTES: usize = 1 << 20;
+
+/// The range of an integer type by name.
+fn int_range(ty: &str) -> Option<(i128, i128)> {
+    Some(match ty {
+        "u8" => (0, i128::from(u8::MAX)),
+        "i8" => (i128::from(i8::MIN), i128::from(i8::MAX)),
+        "u16" => (0, i128::from(u16::MAX)),
+        "i16" => (i128::from(i16::MIN), i128::from(i16::MAX)),
+        "u32" => (0, i128::from(u32::MAX)),
+        "i32" => (i128::from(i32::MIN), i128::from(i32::MAX)),
+        "u64" => (0, i128::from(u64::MAX)),
+        "i64" => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        _ => return None,
+    })
+}
+
+/// `value` as `format` writes an integer of type `ty`.
+fn int_bytes<F: Format>(format: &F, ty: &str, value: i128) -> Option<Vec<u8>> {
+    macro_rules! typed {
+        ($($name:literal => $t:ty),*) => {
+            match ty {
+                $($name => format.to_bytes(&<$t>::try_from(value).ok()?).ok(),)*
+                _ => None,
+            }
+        };
+    }
+    typed!("u8" => u8, "i8" => i8, "u16" => u16, "i16" => i16, "u32" => u32,
+        "i32" => i32, "u64" => u64, "i64" => i64)
+}
+
+/// A path with its indices taken out: `entities[3].health` is
+/// `entities[].health`.
+fn shape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut inside = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                inside = true;
+                out.push('[');
+            }
+            ']' => {
+                inside = false;
+                out.push(']');
+            }
+            _ if inside => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The lengths a bomb claims: the most a u64 holds, and a u32 (the most a
 /// 32-bit reader's usize holds).
 const BOMBS: [u64; 2] = [u64::MAX, u32::MAX as u64];
@@ -99,7 +162,7 @@ fn int_bits(role: Role) -> Option<u32> {
 fn varint_bits(role: Role) -> u32 {
     match role {
         Role::Int("u128" | "i128") => 128,
-        Role::VariantTag => 32,
+        Role::VariantTag(_) => 32,
         role => int_bits(role).unwrap_or(64),
     }
 }
@@ -130,16 +193,47 @@ fn replaced(bytes: &[u8], span: &Span, with: &[u8]) -> Vec<u8> {
 /// or `policy` says: one per field a class fits.
 #[must_use]
 pub fn lies<F: Format>(format: &F, policy: Policy, bytes: &[u8], spans: &[Span]) -> Vec<Lie> {
-    lies_of(format, policy, bytes, spans, |_| true)
+    lies_of(format, policy, bytes, spans, &Seen::default(), |_| true)
 }
 
-/// The lies of the classes `wanted` picks, as [`lies`] tells them.
+/// The range of values honest messages were seen to hold in each integer
+/// field, by shape of path (`entities[].health`): `every-value` tries the
+/// values just beyond it, where a hand-written rule draws its line.
+#[derive(Clone, Debug, Default)]
+pub struct Seen(BTreeMap<String, (i128, i128)>);
+
+impl Seen {
+    /// Widens the ranges to the integers of one honest message's map.
+    pub fn learn(&mut self, spans: &[Span]) {
+        for span in spans {
+            let value = match (span.role, &span.leaf) {
+                (Role::Int(_), Leaf::Unsigned(v)) => i128::try_from(*v).ok(),
+                (Role::Int(_), Leaf::Signed(v)) => Some(*v),
+                _ => None,
+            };
+            if let Some(value) = value {
+                let range = self.0.entry(shape(&span.path)).or_insert((value, value));
+                *range = (range.0.min(value), range.1.max(value));
+            }
+        }
+    }
+
+    /// The range seen at `shape`.
+    #[must_use]
+    pub fn range(&self, shape: &str) -> Option<(i128, i128)> {
+        self.0.get(shape).copied()
+    }
+}
+
+/// The lies of the classes `wanted` picks, as [`lies`] tells them, with
+/// `seen` for the values just beyond the honest ones.
 #[must_use]
 pub fn lies_of<F: Format>(
     format: &F,
     policy: Policy,
     bytes: &[u8],
     spans: &[Span],
+    seen: &Seen,
     wanted: impl Fn(Class) -> bool,
 ) -> Vec<Lie> {
     let mut teller = Teller {
@@ -154,6 +248,12 @@ pub fn lies_of<F: Format>(
     }
     if wanted(Class::TruncateBytes) {
         teller.cuts(spans);
+    }
+    if wanted(Class::EveryValue) {
+        teller.every_value(format, policy, spans, seen);
+    }
+    if wanted(Class::DeepNesting) {
+        teller.deep_nesting(spans);
     }
     let mut longer = bytes.to_vec();
     longer.push(0);
@@ -242,7 +342,7 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
     fn leaf<F: Format>(&mut self, format: &F, span: &Span) {
         let own = self.bytes.get(span.bytes.clone()).unwrap_or_default();
         match span.role {
-            Role::VariantTag => {
+            Role::VariantTag(_) => {
                 if let Ok(tag) = format.to_bytes(&1_000_000u32) {
                     self.tell(Class::UnknownVariant, span, &tag, Owed::Refused);
                 }
@@ -264,6 +364,128 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
                 self.tell(Class::InvalidChar, span, &code, Owed::Refused);
             }
             _ => {}
+        }
+    }
+
+    /// The edges of each integer field's type (the first of each shape of
+    /// path), the values beside its own, and the four beyond each end of
+    /// what honest messages were `seen` to hold there; and edge strings.
+    fn every_value<F: Format>(&mut self, format: &F, policy: Policy, spans: &[Span], seen: &Seen) {
+        let mut shapes = BTreeSet::new();
+        for span in spans {
+            if span.role == Role::StrLength {
+                self.string_values(format, policy, span, &mut shapes);
+                continue;
+            }
+            let Role::Int(ty) = span.role else {
+                continue;
+            };
+            let own = match span.leaf {
+                Leaf::Unsigned(v) => i128::try_from(v).ok(),
+                Leaf::Signed(v) => Some(v),
+                _ => None,
+            };
+            let (Some(own), Some((min, max))) = (own, int_range(ty)) else {
+                continue;
+            };
+            let shape = shape(&span.path);
+            let (low, high) = seen.range(&shape).unwrap_or((own, own));
+            if shapes.len() >= EVERY_VALUE_FIELDS || !shapes.insert(shape) {
+                continue;
+            }
+            let edges = [min, min + 1, -1, 0, 1, max - 1, max];
+            let beside = [own - 1, own + 1];
+            let beyond = (1..=BEYOND_SEEN).flat_map(|k| [low - k, high + k]);
+            let mut values: Vec<i128> = edges.into_iter().chain(beside).chain(beyond).collect();
+            values.sort_unstable();
+            values.dedup();
+            for value in values {
+                if value == own || value < min || value > max {
+                    continue;
+                }
+                if let Some(bytes) = int_bytes(format, ty, value) {
+                    let owed = policy.another_message();
+                    self.tell(Class::EveryValue, span, &bytes, owed);
+                }
+            }
+        }
+    }
+
+    /// The string whose length `length` is, in place of the first string of
+    /// each shape of path: empty, a NUL, characters of two and three
+    /// bytes, and 300 letters.
+    fn string_values<F: Format>(
+        &mut self,
+        format: &F,
+        policy: Policy,
+        length: &Span,
+        shapes: &mut BTreeSet<String>,
+    ) {
+        let Leaf::Length(len) = length.leaf else {
+            return;
+        };
+        if shapes.len() >= EVERY_VALUE_FIELDS || !shapes.insert(shape(&length.path)) {
+            return;
+        }
+        let whole = Span {
+            bytes: length.bytes.start..length.bytes.end.saturating_add(len),
+            ..length.clone()
+        };
+        let own = self
+            .bytes
+            .get(whole.bytes.clone())
+            .unwrap_or_default()
+            .to_vec();
+        let long = "a".repeat(300);
+        for text in ["", "\0", "é", "€", long.as_str()] {
+            if let Ok(bytes) = format.to_bytes(text) {
+                if bytes != own {
+                    self.tell(Class::EveryValue, &whole, &bytes, policy.another_message());
+                }
+            }
+        }
+    }
+
+    /// A recursive type nested [`NESTING_LEVELS`] deep: the bytes from a
+    /// variant's tag to the tag of the same enum inside it, written again
+    /// and again before the outer one. Deeper than any limit a reader may
+    /// declare, it is owed a refusal (and a message whose outer levels
+    /// needed more after their inner one would be refused anyway).
+    fn deep_nesting(&mut self, spans: &[Span]) {
+        let mut best: Option<(usize, usize, &Span)> = None;
+        for (i, outer) in spans.iter().enumerate() {
+            let Role::VariantTag(name) = outer.role else {
+                continue;
+            };
+            let inner = spans.iter().skip(i.saturating_add(1)).find(|s| {
+                s.role == Role::VariantTag(name)
+                    && s.path.len() > outer.path.len()
+                    && s.path.starts_with(&outer.path)
+            });
+            if let Some(inner) = inner {
+                let (from, to) = (outer.bytes.start, inner.bytes.start);
+                if to > from && best.is_none_or(|(f, t, _)| to - from < t - f) {
+                    best = Some((from, to, outer));
+                }
+            }
+        }
+        let Some((from, to, outer)) = best else {
+            return;
+        };
+        let level = self.bytes.get(from..to).unwrap_or_default();
+        let levels = NESTING_LEVELS.min(NESTING_BYTES / level.len().max(1));
+        let mut bytes = self.bytes.get(..from).unwrap_or_default().to_vec();
+        for _ in 0..levels {
+            bytes.extend_from_slice(level);
+        }
+        bytes.extend_from_slice(self.bytes.get(from..).unwrap_or_default());
+        if (self.wanted)(Class::DeepNesting) {
+            self.told.push(Lie {
+                class: Class::DeepNesting,
+                path: format!("{} ({levels} levels)", outer.path),
+                bytes,
+                owed: Owed::Refused,
+            });
         }
     }
 

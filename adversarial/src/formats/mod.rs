@@ -5,6 +5,7 @@
 //! one field of a real encoding.
 
 mod adapters;
+mod baseline;
 pub mod game;
 pub mod lies;
 pub mod span;
@@ -15,16 +16,65 @@ pub use adapters::{
     Bincode1, Bincode1Varint, Bincode1VarintLimited, Bincode2, Bincode2Limited, Bincode2Strict,
     Postcard, PostcardCanonical, PostcardStrict, LIMIT,
 };
-pub use lies::{lies, lies_of, Lie, Owed, Policy};
+pub use baseline::{baseline, Baseline};
+pub use lies::{lies, lies_of, Lie, Owed, Policy, Seen};
 pub use span::{field_map, Leaf, Role, Span};
 pub use target::{target, Generator, SerdeTarget};
 
 use crate::target::Target;
 
+/// Targets, boxed.
+type Targets = Vec<Box<dyn Target>>;
+
+/// The example's messages with the bug `fault` planted, read with
+/// postcard's `take_from_bytes` and nothing left (postcard-strict: it does
+/// not write a value back, so it cannot refuse what its writer would not
+/// write, as postcard-canonical does, and hide the bug), named
+/// `input-<fault>` and `snapshot-<fault>`; and the same as byte-level
+/// baselines (`plain-input-<fault>`, `plain-snapshot-<fault>`).
+#[cfg(feature = "faults")]
+#[must_use]
+pub fn planted_targets(fault: game::Fault) -> (Targets, Targets) {
+    use game::Fault;
+    macro_rules! planted {
+        ($($fault:ident: $input:literal, $snapshot:literal;)*) => {
+            match fault {
+                $(Fault::$fault => {
+                    const ID: u8 = Fault::$fault.id();
+                    (
+                        vec![
+                            Box::new(target::<game::Input<ID>, _>($input, PostcardStrict))
+                                as Box<dyn Target>,
+                            Box::new(target::<game::Snapshot<ID>, _>($snapshot, PostcardStrict)),
+                        ],
+                        vec![
+                            Box::new(baseline::<game::Input<ID>, _>(
+                                concat!("plain-", $input),
+                                PostcardStrict,
+                            )) as Box<dyn Target>,
+                            Box::new(baseline::<game::Snapshot<ID>, _>(
+                                concat!("plain-", $snapshot),
+                                PostcardStrict,
+                            )),
+                        ],
+                    )
+                })*
+            }
+        };
+    }
+    planted! {
+        ThrottleOffByOne: "input-throttle-off-by-one", "snapshot-throttle-off-by-one";
+        InventoryAllocatedFirst: "input-inventory-allocated-first", "snapshot-inventory-allocated-first";
+        UnknownKindIsPlayer: "input-unknown-kind-is-player", "snapshot-unknown-kind-is-player";
+        NameUsedUnchecked: "input-name-used-unchecked", "snapshot-name-used-unchecked";
+        UnlimitedNesting: "input-unlimited-nesting", "snapshot-unlimited-nesting";
+    }
+}
+
 /// The example's serde targets: [`game::Input`] and [`game::Snapshot`]
 /// under every adapter, with the default [`Policy`].
 #[must_use]
-pub fn game_targets() -> Vec<Box<dyn Target>> {
+pub fn game_targets() -> Targets {
     macro_rules! both {
         ($($adapter:ident: $input:literal, $snapshot:literal;)*) => {
             vec![$(

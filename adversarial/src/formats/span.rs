@@ -25,8 +25,8 @@ pub enum Role {
     StrLength,
     /// The length before a byte string's bytes.
     BytesLength,
-    /// An enum's variant index.
-    VariantTag,
+    /// The variant index of the enum of the named type.
+    VariantTag(&'static str),
     /// An option's tag: 0 none, 1 some.
     OptionTag,
     /// A bool's byte.
@@ -353,7 +353,7 @@ impl<S: Serializer> Serializer for Recorder<S> {
     ) -> Result<S::Ok, S::Error> {
         let start = position(&self.state);
         let result = self.inner.serialize_unit_variant(name, index, variant)?;
-        record(&self.state, start, Role::VariantTag, Leaf::Tag(index));
+        record(&self.state, start, Role::VariantTag(name), Leaf::Tag(index));
         Ok(result)
     }
 
@@ -382,7 +382,7 @@ impl<S: Serializer> Serializer for Recorder<S> {
     ) -> Result<S::Ok, S::Error> {
         let tag = TagAt {
             start: position(&self.state),
-            role: Role::VariantTag,
+            role: Role::VariantTag(name),
             leaf: Leaf::Tag(index),
         };
         self.inner.serialize_newtype_variant(
@@ -431,7 +431,7 @@ impl<S: Serializer> Serializer for Recorder<S> {
         let inner = self
             .inner
             .serialize_tuple_variant(name, index, variant, len)?;
-        record(&self.state, start, Role::VariantTag, Leaf::Tag(index));
+        record(&self.state, start, Role::VariantTag(name), Leaf::Tag(index));
         Ok(Compound::new(inner, self.state, format!(".{variant}")))
     }
 
@@ -463,7 +463,7 @@ impl<S: Serializer> Serializer for Recorder<S> {
         let inner = self
             .inner
             .serialize_struct_variant(name, index, variant, len)?;
-        record(&self.state, start, Role::VariantTag, Leaf::Tag(index));
+        record(&self.state, start, Role::VariantTag(name), Leaf::Tag(index));
         Ok(Compound::new(inner, self.state, format!(".{variant}")))
     }
 

@@ -4,7 +4,7 @@
 //! classes ([`Class::SERDE`]), each owed what the format's contract or the
 //! target's [`Policy`] says.
 
-use super::{field_map, lies_of, Format, Owed, Policy, Span};
+use super::{field_map, lies_of, Format, Owed, Policy, Seen, Span};
 use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
 use crate::target::{Framing, Refusal, Sample, Target, Verdict};
@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 /// Builds a valid value from fuzzer bytes.
 pub type Generator<T> = fn(&mut Unstructured<'_>) -> arbitrary::Result<T>;
@@ -25,8 +26,14 @@ pub struct SerdeTarget<T, F> {
     format: F,
     policy: Policy,
     generator: Generator<T>,
+    seen: OnceLock<Seen>,
     _type: PhantomData<fn() -> T>,
 }
+
+/// Honest messages generated once per target to learn the range of each
+/// integer field ([`Seen`]), and the randomness behind each.
+const LEARNING_SAMPLES: u64 = 64;
+const LEARNING_ENTROPY: usize = 4096;
 
 /// A target for the serde type `T` under `format`, its values from
 /// `Arbitrary`, with the default [`Policy`] (trailing bytes and over-long
@@ -50,6 +57,7 @@ where
         format,
         policy: Policy::default(),
         generator: |u| T::arbitrary(u),
+        seen: OnceLock::new(),
         _type: PhantomData,
     }
 }
@@ -125,6 +133,27 @@ where
         (again == bytes).then(|| {
             self.remember(bytes, spans.clone());
             spans
+        })
+    }
+
+    /// The ranges honest messages hold, learned from
+    /// [`LEARNING_SAMPLES`] values of the generator from a fixed seed.
+    fn seen(&self) -> &Seen {
+        self.seen.get_or_init(|| {
+            use rand::{RngCore, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EE7);
+            let mut entropy = vec![0u8; LEARNING_ENTROPY];
+            let mut seen = Seen::default();
+            for _ in 0..LEARNING_SAMPLES {
+                rng.fill_bytes(&mut entropy);
+                let value = (self.generator)(&mut Unstructured::new(&entropy));
+                if let Ok((_, spans)) = value.and_then(|v| {
+                    field_map(&self.format, &v).map_err(|_| arbitrary::Error::IncorrectFormat)
+                }) {
+                    seen.learn(&spans);
+                }
+            }
+            seen
         })
     }
 
@@ -232,19 +261,22 @@ where
             }
             _ => {
                 let spans = self.spans(honest)?;
-                lies_of(&self.format, self.policy, honest, &spans, |c| c == class)
-                    .into_iter()
-                    .map(|lie| Case {
-                        class,
-                        owed: Self::owed(lie.owed, honest),
-                        lie: if lie.path.is_empty() {
-                            class.name().to_string()
-                        } else {
-                            format!("{} in {}", class.name(), lie.path)
-                        },
-                        bytes: lie.bytes,
-                    })
-                    .collect()
+                let seen = self.seen();
+                lies_of(&self.format, self.policy, honest, &spans, seen, |c| {
+                    c == class
+                })
+                .into_iter()
+                .map(|lie| Case {
+                    class,
+                    owed: Self::owed(lie.owed, honest),
+                    lie: if lie.path.is_empty() {
+                        class.name().to_string()
+                    } else {
+                        format!("{} in {}", class.name(), lie.path)
+                    },
+                    bytes: lie.bytes,
+                })
+                .collect()
             }
         };
         if self.permissive() {
