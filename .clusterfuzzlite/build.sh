@@ -52,6 +52,7 @@ cargo fuzz build -O
 cargo fuzz build -O "${structured[@]}" roundtrip_protocols
 cargo fuzz build -O "${structured[@]}" mutate_protocols
 cargo fuzz build -O "${structured[@]}" link_conversation
+cargo fuzz build -O "${structured[@]}" mutate_serde_game
 install_target . read_packets 1024 corpus/packets corpus/crashes/packets
 install_target . read_scenes 65507 corpus/scenes corpus/crashes/scenes
 install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/scenes-entropy
@@ -65,6 +66,7 @@ install_target . roundtrip_stream_program 16384 corpus/stream
 BUILT=structured/ install_target . roundtrip_protocols 16384 corpus
 BUILT=structured/ install_target . mutate_protocols 16384 corpus
 BUILT=structured/ install_target . link_conversation 16384 corpus
+BUILT=structured/ install_target . mutate_serde_game 16384 corpus
 
 # The worked example: a user's own protocol, fuzzed the same way.
 game=adversarial/examples/game

@@ -17,6 +17,22 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+/// The most a read may allocate per input byte, at its peak. A scene object
+/// of 12 or more input bytes decodes into a 52-byte slot, and a vector may
+/// hold twice what it uses: 16 bytes per input byte covers both.
+pub const ALLOC_BYTES_PER_INPUT_BYTE: usize = 16;
+
+/// Allocation every read may make whatever its input, for small fixed
+/// buffers.
+pub const ALLOC_SLACK_BYTES: usize = 4096;
+
+/// The allocation bound for an input of `len` bytes.
+#[must_use]
+pub const fn allocation_bound(len: usize) -> usize {
+    len.saturating_mul(ALLOC_BYTES_PER_INPUT_BYTE)
+        .saturating_add(ALLOC_SLACK_BYTES)
+}
+
 /// This thread's counts. Plain `Cell`s with const initializers: reaching
 /// them never allocates and registers no destructor, so the allocator may
 /// touch them.

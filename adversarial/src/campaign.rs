@@ -3,7 +3,7 @@
 
 pub use crate::digest::{fingerprint, fnv1a};
 use crate::mutate::{self, Case, Class, Owed};
-use crate::oracle::{assess, judge, Outcome};
+use crate::oracle::{assess_within, judge, Outcome};
 use crate::scenario::campaign::{self as conversations, Settings};
 use crate::scenario::StateClass;
 use crate::shrink::shrink_within;
@@ -224,7 +224,10 @@ fn same_failure(a: &Outcome, b: &Outcome) -> bool {
 /// one, else in this process.
 fn judge_in(target: &dyn Target, worker: Option<&mut Worker<'_>>, case: &Case) -> Outcome {
     match worker {
-        Some(worker) => assess(case, worker.observe(&case.bytes)),
+        Some(worker) => {
+            let bound = target.allocation_bound(case.bytes.len());
+            assess_within(case, worker.observe(&case.bytes), bound)
+        }
         None => judge(target, case),
     }
 }
@@ -379,7 +382,7 @@ fn judge_sample(
                 cases
                     .iter()
                     .zip(observed)
-                    .map(|(c, o)| assess(c, o))
+                    .map(|(c, o)| assess_within(c, o, target.allocation_bound(c.bytes.len())))
                     .collect()
             }
             None => cases.iter().map(|c| judge(target, c)).collect(),

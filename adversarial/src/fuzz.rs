@@ -8,7 +8,7 @@
 use crate::alloc::{peak_during, require_counting};
 use crate::generate;
 use crate::mutate;
-use crate::oracle::{allocation_bound, judge, Outcome};
+use crate::oracle::{judge, Outcome};
 use crate::target::{EndpointTarget, Target, Verdict};
 use crate::targets;
 use arbitrary::Unstructured;
@@ -42,7 +42,7 @@ pub fn read(target_name: &str, data: &[u8]) {
 pub fn read_target(target: &dyn Target, data: &[u8]) {
     require_counting("adversarial::fuzz::read_target");
     let ((), peak) = peak_during(|| target.read_only(data));
-    let bound = allocation_bound(data.len());
+    let bound = target.allocation_bound(data.len());
     assert!(
         peak <= bound,
         "{}: reading {} bytes allocated {peak} bytes at the peak (bound {bound})",

@@ -7,21 +7,7 @@ use crate::panics::{caught, panic_message};
 use crate::target::{Refusal, Target, Verdict};
 use std::time::Duration;
 
-/// The most a read may allocate per input byte, at its peak. A scene object
-/// of 12 or more input bytes decodes into a 52-byte slot, and a vector may
-/// hold twice what it uses: 16 bytes per input byte covers both.
-pub const ALLOC_BYTES_PER_INPUT_BYTE: usize = 16;
-
-/// Allocation every read may make whatever its input, for small fixed
-/// buffers.
-pub const ALLOC_SLACK_BYTES: usize = 4096;
-
-/// The allocation bound for an input of `len` bytes.
-#[must_use]
-pub const fn allocation_bound(len: usize) -> usize {
-    len.saturating_mul(ALLOC_BYTES_PER_INPUT_BYTE)
-        .saturating_add(ALLOC_SLACK_BYTES)
-}
+pub use crate::alloc::{allocation_bound, ALLOC_BYTES_PER_INPUT_BYTE, ALLOC_SLACK_BYTES};
 
 /// How a case came out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,12 +88,21 @@ pub fn observe(target: &dyn Target, bytes: &[u8]) -> Observation {
 /// Judges one case in this process: the verdict against what is owed,
 /// re-encoding of what is accepted, and the allocation peak of the read.
 pub fn judge(target: &dyn Target, case: &Case) -> Outcome {
-    assess(case, observe(target, &case.bytes))
+    let bound = target.allocation_bound(case.bytes.len());
+    assess_within(case, observe(target, &case.bytes), bound)
 }
 
-/// Holds what a read did against what the case owed.
+/// Holds what a read did against what the case owed, with the default
+/// allocation bound ([`allocation_bound`]).
 #[must_use]
 pub fn assess(case: &Case, observation: Observation) -> Outcome {
+    assess_within(case, observation, allocation_bound(case.bytes.len()))
+}
+
+/// Holds what a read did against what the case owed, and its allocation
+/// peak against `bound` (the target's, [`Target::allocation_bound`]).
+#[must_use]
+pub fn assess_within(case: &Case, observation: Observation, bound: usize) -> Outcome {
     let (peak, verdict) = match observation {
         Observation::Panicked(message) => return Outcome::Panicked(message),
         Observation::Died(how) if how.contains("memory allocation of") => {
@@ -117,7 +112,6 @@ pub fn assess(case: &Case, observation: Observation) -> Outcome {
         Observation::TimedOut(after) => return Outcome::TimedOut(after),
         Observation::Read { peak, verdict } => (peak, verdict),
     };
-    let bound = allocation_bound(case.bytes.len());
     if peak > bound {
         return Outcome::OverAllocated { peak, bound };
     }

@@ -77,6 +77,7 @@ fn check<F: Format>(format: &F) -> Vec<String> {
     let policy = Policy {
         refuse_trailing_bytes: !format.accepts_trailing_bytes(),
         canonical: false,
+        ..Policy::default()
     };
     for input in inputs() {
         let (bytes, spans) = field_map(format, &input).unwrap();

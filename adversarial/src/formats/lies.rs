@@ -29,13 +29,20 @@ pub enum Owed {
 }
 
 /// What a target declares where the format's contract leaves the verdict
-/// open. The default is what a security engineer wants: both refused.
+/// open. The default is what a security engineer wants: trailing bytes and
+/// over-long varints refused, and a read's allocations held to
+/// [`Policy::DEFAULT_SLACK`] plus [`Policy::DEFAULT_PER_BYTE`] per input
+/// byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Bytes after the message are refused.
     pub refuse_trailing_bytes: bool,
     /// Every varint is in its shortest form.
     pub canonical: bool,
+    /// The most a read may allocate at its peak, per input byte.
+    pub alloc_per_byte: usize,
+    /// And whatever its input, for small fixed buffers.
+    pub alloc_slack: usize,
 }
 
 impl Default for Policy {
@@ -43,11 +50,28 @@ impl Default for Policy {
         Self {
             refuse_trailing_bytes: true,
             canonical: true,
+            alloc_per_byte: Self::DEFAULT_PER_BYTE,
+            alloc_slack: Self::DEFAULT_SLACK,
         }
     }
 }
 
 impl Policy {
+    /// The default allowance per input byte: a Rust value may hold one
+    /// wire byte in a wide slot (a unit variant of a 40-byte enum, a
+    /// vector's spare capacity), so four times the codec's.
+    pub const DEFAULT_PER_BYTE: usize = 64;
+
+    /// The default allowance whatever the input.
+    pub const DEFAULT_SLACK: usize = 4096;
+
+    /// The most a read of `len` bytes may allocate at its peak.
+    #[must_use]
+    pub const fn allocation_bound(self, len: usize) -> usize {
+        len.saturating_mul(self.alloc_per_byte)
+            .saturating_add(self.alloc_slack)
+    }
+
     const fn owed(refuse: bool) -> Owed {
         if refuse {
             Owed::Refused

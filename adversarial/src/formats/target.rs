@@ -242,6 +242,10 @@ where
         &Class::SERDE
     }
 
+    fn allocation_bound(&self, len: usize) -> usize {
+        self.policy.allocation_bound(len)
+    }
+
     fn known_cause(&self, class: Class) -> Option<&'static str> {
         self.format.known_cause(class)
     }

@@ -154,6 +154,13 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// The most a read of `len` bytes may allocate at its peak: the
+    /// default [`crate::alloc::allocation_bound`] unless the target
+    /// declares its own (a serde target's `Policy` does).
+    fn allocation_bound(&self, len: usize) -> usize {
+        crate::alloc::allocation_bound(len)
+    }
+
     /// The cases of `class` for `sample`, when this target tells its own
     /// lies (a serde target lies in the fields of its format's encoding);
     /// `None` leaves them to the codec classes of [`crate::mutate`], which
