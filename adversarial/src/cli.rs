@@ -738,6 +738,7 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
                     packet_type: None,
                     verdict: Verdict::Refused(Stored::too_large(len, max)),
                     shown: None,
+                    listed: Vec::new(),
                 }),
             ),
             // A reader that panics is a wrong verdict, reported like one.
@@ -786,7 +787,9 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             if files.len() > 1 {
                 println!("{} [{}]", file.display(), target.name());
             }
-            if table {
+            if table && !inspection.listed.is_empty() {
+                print!("{}", report::listed_table(&inspection.listed));
+            } else if table {
                 print!("{}", report::fields_table(&inspection.map));
             } else if let Some(value) = target.decode_value(&bytes) {
                 print!("{}", crate::value::text(&value));
@@ -986,11 +989,22 @@ pub fn main_with(registry: Registry) -> ExitCode {
             .and_then(|t| worker::serve(t).map_err(|e| e.to_string()))
             .map(|()| true),
         Command::Targets => {
+            let names = registry.targets.iter().map(|t| t.name());
+            let width = names
+                .chain(registry.endpoints.iter().map(|e| e.name()))
+                .map(str::len)
+                .max()
+                .unwrap_or(0)
+                .max(16);
             for t in &registry.targets {
-                println!("{:<16} {}", t.name(), t.about());
+                println!("{:<width$} {}", t.name(), t.about());
             }
             for e in &registry.endpoints {
-                println!("{:<16} {} (endpoint: conversations)", e.name(), e.about());
+                println!(
+                    "{:<width$} {} (endpoint: conversations)",
+                    e.name(),
+                    e.about()
+                );
             }
             if !registry.endpoints.is_empty() {
                 let names: Vec<&str> = StateClass::ALL.iter().map(|c| c.name()).collect();

@@ -231,6 +231,7 @@ pub fn failure_picture(targets: &[Box<dyn Target>], failure: &Failure) -> Option
             message: panic_message(&*panic),
         }),
         shown: None,
+        listed: Vec::new(),
     });
     let title = format!("{} / {}", failure.target, failure.class.name());
     Some(crate::picture::packet_svg(

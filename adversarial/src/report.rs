@@ -6,7 +6,7 @@ pub use crate::digest::hex;
 use crate::field_map::{Field, FieldMap, Kind};
 use crate::oracle::Outcome;
 use crate::replay::{Replayed, Summary};
-use crate::target::{Inspection, Refusal, Verdict};
+use crate::target::{Inspection, ListedField, Refusal, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -244,6 +244,43 @@ pub fn fields_json(map: &FieldMap) -> Value {
     )
 }
 
+/// The fields of a foreign encoding as JSON: `offset` and `width` in bits,
+/// `path`, `role`, `value`.
+#[must_use]
+pub fn listed_json(listed: &[ListedField]) -> Value {
+    Value::Array(
+        listed
+            .iter()
+            .map(|f| {
+                json!({
+                    "offset": f.offset,
+                    "width": f.width,
+                    "path": f.path,
+                    "role": f.role,
+                    "value": f.value,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The fields of a foreign encoding as `inspect` prints them.
+#[must_use]
+pub fn listed_table(listed: &[ListedField]) -> String {
+    let mut out = format!(
+        "{:>8} {:>6}  {:<32} {:<22} {}\n",
+        "offset", "width", "path", "role", "value"
+    );
+    for f in listed {
+        let _ = writeln!(
+            out,
+            "{:>8} {:>6}  {:<32} {:<22} {}",
+            f.offset, f.width, f.path, f.role, f.value
+        );
+    }
+    out
+}
+
 /// A refusal as JSON, the one shape every command prints: `cause`,
 /// `bit_offset` (a number; `null` only from a foreign decoder that gives
 /// none), `field` (`null` when the refusal is not inside a named field) and
@@ -311,7 +348,11 @@ pub fn inspection_json(target: &str, inspection: &Inspection) -> Value {
         "target": target,
         "verdict": verdict,
         "packet_type": inspection.packet_type,
-        "fields": fields_json(&inspection.map),
+        "fields": if inspection.listed.is_empty() {
+            fields_json(&inspection.map)
+        } else {
+            listed_json(&inspection.listed)
+        },
         "error": error,
         "reencodes": canonical,
     })

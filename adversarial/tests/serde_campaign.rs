@@ -19,7 +19,11 @@ use std::time::Duration;
 adversarial::count_allocations!();
 
 fn main() -> std::process::ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("__worker") {
+    // This binary is also the command line on the example's targets: the
+    // campaign's workers, and the commands the last test runs.
+    let command = std::env::args().nth(1);
+    let commands = ["__worker", "inspect", "decode", "encode", "replay"];
+    if command.is_some_and(|c| commands.contains(&c.as_str())) {
         return adversarial::cli::main(game_targets());
     }
     // `cargo test -- --list` and filters: this file is two tests, run whole.
@@ -29,7 +33,8 @@ fn main() -> std::process::ExitCode {
     }
     the_canonical_configuration_gets_every_verdict_owed();
     every_other_configuration_fails_only_where_its_reader_is_known_to();
-    println!("serde_campaign: 2 passed");
+    the_command_line_inspects_decodes_encodes_and_replays_a_serde_message();
+    println!("serde_campaign: 3 passed");
     std::process::ExitCode::SUCCESS
 }
 
@@ -142,4 +147,97 @@ fn every_other_configuration_fails_only_where_its_reader_is_known_to() {
             .map(|(_, _, tally)| tally.panics);
         assert!(bombs.is_some_and(|n| n > 0), "{target}\n{table}");
     }
+}
+
+/// Runs this binary as the command line with `args`: exit code and output.
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn the_command_line_inspects_decodes_encodes_and_replays_a_serde_message() {
+    use adversarial::formats::{game::Input, PostcardCanonical};
+    let name = "input-postcard-canonical";
+    let input = Input::<0> {
+        tick: 7,
+        player: "kart9".into(),
+        throttle: 100,
+        ready: true,
+        commands: vec![adversarial::formats::game::Command::Say("gg".into())],
+        placing: None,
+        aim: Some((1.5, -2.0)),
+        emote: Some('w'),
+    };
+    let bytes = adversarial::formats::Format::to_bytes(&PostcardCanonical, &input).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name).join("input.bin");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, &bytes).unwrap();
+    let path = file.to_str().unwrap();
+
+    // inspect: the field map with paths and roles, as a table and as JSON.
+    let (code, table) = cli(&["inspect", path, "--target", name]);
+    assert_eq!(code, 0, "{table}");
+    for line in [
+        "player",
+        "str-bytes",
+        "\"kart9\"",
+        "commands[0]",
+        "variant-tag Command",
+    ] {
+        assert!(table.contains(line), "{line} missing from\n{table}");
+    }
+    let (code, json) = cli(&["inspect", "--json", path, "--target", name]);
+    assert_eq!(code, 0, "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let throttle = json["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "throttle")
+        .unwrap();
+    assert_eq!(
+        (throttle["role"].as_str(), throttle["value"].as_str()),
+        (Some("int u8"), Some("100"))
+    );
+    assert_eq!(
+        throttle["offset"],
+        8 * 7,
+        "tick 1 byte, player 6, then throttle"
+    );
+
+    // decode --json, then encode: the same bytes.
+    let (code, decoded) = cli(&["decode", "--json", path, "--target", name]);
+    assert_eq!(code, 0, "{decoded}");
+    let document = dir.path().join("input.json");
+    std::fs::write(&document, &decoded).unwrap();
+    let again = dir.path().join("again.bin");
+    let (code, said) = cli(&[
+        "encode",
+        document.to_str().unwrap(),
+        "--output",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+
+    // replay: the target from the directory's name; a throttle of 101 is
+    // refused by the rule the example writes by hand.
+    let mut over = bytes.clone();
+    over[7] = 101;
+    std::fs::write(file.with_file_name("over.bin"), &over).unwrap();
+    let (code, replayed) = cli(&["replay", dir.path().join(name).to_str().unwrap()]);
+    assert_eq!(code, 0, "{replayed}");
+    assert!(
+        replayed.contains("input.bin [input-postcard-canonical]: accepted"),
+        "{replayed}"
+    );
+    assert!(
+        replayed.contains("over.bin [input-postcard-canonical]: refused"),
+        "{replayed}"
+    );
 }

@@ -78,8 +78,14 @@ pub fn game_targets() -> Targets {
     macro_rules! both {
         ($($adapter:ident: $input:literal, $snapshot:literal;)*) => {
             vec![$(
-                Box::new(target::<game::Input, _>($input, $adapter)) as Box<dyn Target>,
-                Box::new(target::<game::Snapshot, _>($snapshot, $adapter)),
+                Box::new(
+                    target::<game::Input, _>($input, $adapter)
+                        .about(concat!("the example's serde Input, under ", stringify!($adapter))),
+                ) as Box<dyn Target>,
+                Box::new(
+                    target::<game::Snapshot, _>($snapshot, $adapter)
+                        .about(concat!("the example's serde Snapshot, under ", stringify!($adapter))),
+                ),
             )*]
         };
     }

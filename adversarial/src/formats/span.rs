@@ -83,7 +83,62 @@ pub struct Span {
     pub leaf: Leaf,
 }
 
+impl Role {
+    /// Its name in `inspect`'s table: `seq-length`, `int u16`,
+    /// `variant-tag Command`, ...
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            Self::SeqLength => "seq-length".into(),
+            Self::MapLength => "map-length".into(),
+            Self::StrLength => "str-length".into(),
+            Self::BytesLength => "bytes-length".into(),
+            Self::VariantTag(name) => format!("variant-tag {name}"),
+            Self::OptionTag => "option-tag".into(),
+            Self::Bool => "bool".into(),
+            Self::Int(ty) => format!("int {ty}"),
+            Self::Float(ty) => format!("float {ty}"),
+            Self::Char => "char".into(),
+            Self::StrBytes => "str-bytes".into(),
+            Self::Bytes => "bytes".into(),
+        }
+    }
+}
+
+impl Leaf {
+    /// Its value for people.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        match self {
+            Self::Bool(v) => v.to_string(),
+            Self::Unsigned(v) => v.to_string(),
+            Self::Signed(v) => v.to_string(),
+            Self::F32(v) => format!("{v:?}"),
+            Self::F64(v) => format!("{v:?}"),
+            Self::Char(v) => format!("{v:?}"),
+            Self::Length(n) => n.to_string(),
+            Self::Tag(index) => index.to_string(),
+            Self::Present(present) => if *present { "some" } else { "none" }.into(),
+            Self::Text(text) => format!("{text:?}"),
+            Self::Raw(raw) => raw.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
+}
+
 impl Span {
+    /// The span as `inspect` lists it.
+    #[must_use]
+    pub fn listed(&self) -> crate::target::ListedField {
+        let bits = self.bits();
+        crate::target::ListedField {
+            offset: bits.start,
+            width: bits.end.saturating_sub(bits.start),
+            path: self.path.clone(),
+            role: self.role.label(),
+            value: self.leaf.shown(),
+        }
+    }
+
     /// Its bits in the encoding (these formats are byte-aligned).
     #[must_use]
     pub fn bits(&self) -> Range<u64> {

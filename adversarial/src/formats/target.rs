@@ -7,7 +7,7 @@
 use super::{field_map, lies_of, Format, Owed, Policy, Seen, Span};
 use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
-use crate::target::{Framing, Refusal, Sample, Target, Verdict};
+use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
 use arbitrary::{Arbitrary, Unstructured};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -236,6 +236,24 @@ where
     fn encode_value(&self, value: &serde_json::Value) -> Option<Result<Vec<u8>, String>> {
         let value = serde_json::from_value::<T>(value.clone()).map_err(|e| e.to_string());
         Some(value.and_then(|value| self.format.to_bytes(&value)))
+    }
+
+    fn inspect(&self, bytes: &[u8]) -> Inspection {
+        let verdict = self.decode(bytes);
+        let listed = match (&verdict, self.format.decode::<T>(bytes)) {
+            (Verdict::Accepted { .. }, Ok(value)) => field_map(&self.format, &value)
+                .map(|(_, spans)| spans.iter().map(Span::listed).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        Inspection {
+            map: FieldMap::default(),
+            failed_in: None,
+            packet_type: None,
+            verdict,
+            shown: None,
+            listed,
+        }
     }
 
     fn classes(&self) -> &'static [Class] {

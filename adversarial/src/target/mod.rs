@@ -82,6 +82,24 @@ pub struct Inspection {
     pub verdict: Verdict,
     /// The decoded value, for people, when accepted.
     pub shown: Option<String>,
+    /// The fields of a foreign encoding that has no [`FieldMap`] (a serde
+    /// format's): printed by `inspect` in its place.
+    pub listed: Vec<ListedField>,
+}
+
+/// One field of a foreign encoding, as `inspect` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedField {
+    /// Its first bit.
+    pub offset: u64,
+    /// Its width in bits.
+    pub width: u64,
+    /// Where in the value, e.g. `commands[3].Jump.height`.
+    pub path: String,
+    /// What its bits are, e.g. `seq-length` or `int u16`.
+    pub role: String,
+    /// Its value, for people.
+    pub value: String,
 }
 
 /// Facts about a target's framing that some mutation classes need.
@@ -205,6 +223,7 @@ pub trait Target: Send + Sync {
             packet_type: None,
             verdict: self.decode(bytes),
             shown: None,
+            listed: Vec::new(),
         }
     }
 }

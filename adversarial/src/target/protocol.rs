@@ -120,6 +120,7 @@ pub(crate) fn inspect_with<T: Debug>(
         packet_type: None,
         verdict,
         shown,
+        listed: Vec::new(),
     }
 }
 
