@@ -6,11 +6,17 @@
 //! The types are `adversarial::formats::game`'s: a client's `Input` and the
 //! server's `Snapshot` (enums with payloads, a `Vec` of entities, strings,
 //! options, a map and a recursive type), each under postcard 1, bincode 1.3
-//! and bincode 2 as games call them. Cases run in worker processes, so a
-//! reader that aborts on an allocation is a verdict and the campaign goes on.
+//! and bincode 2 as games call them; beside them, the same messages under
+//! postcard-canonical as `PlainCodec` baselines (`plain-...`), attacked
+//! without a field map. Cases run in worker processes, so a reader that
+//! aborts on an allocation is a verdict and the campaign goes on.
+//!
+//! Failing inputs go to `corpus/crashes/<target>/` as for any target:
+//! give `--crash-dir` elsewhere to keep them out of a repository's corpus.
 
 adversarial::count_allocations!();
 
 fn main() -> std::process::ExitCode {
-    adversarial::cli::main(adversarial::formats::game_targets())
+    use adversarial::formats::{game_baselines, game_targets};
+    adversarial::cli::main(game_targets().into_iter().chain(game_baselines()).collect())
 }

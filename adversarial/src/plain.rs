@@ -35,6 +35,12 @@ pub trait PlainCodec: Send + Sync {
     fn refuses_trailing_bytes(&self) -> bool {
         true
     }
+
+    /// The most a read of `len` bytes may allocate at its peak (default:
+    /// the harness's, [`crate::alloc::allocation_bound`]).
+    fn allocation_bound(&self, len: usize) -> usize {
+        crate::alloc::allocation_bound(len)
+    }
 }
 
 /// A [`PlainCodec`] as a [`Target`].
@@ -54,6 +60,10 @@ impl<C: PlainCodec> Target for Plain<C> {
             refuses_trailing_bytes: self.0.refuses_trailing_bytes(),
             ..Framing::default()
         }
+    }
+
+    fn allocation_bound(&self, len: usize) -> usize {
+        self.0.allocation_bound(len)
     }
 
     fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {

@@ -65,15 +65,42 @@ const PREALLOCATION: &str = "serde's Vec visitor preallocates up to 1 MiB for a 
 the bytes left, limit or not: postcard clamps it; here, bound the datagram's claims yourself or \
 budget 1 MiB per read";
 
+fn postcard_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(value).map_err(words)
+}
+
+fn bincode1_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    bincode::serialize(value).map_err(words)
+}
+
+fn bincode1_varint_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .serialize(value)
+        .map_err(words)
+}
+
+fn bincode2_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    bincode2::serde::encode_to_vec(value, bincode2::config::standard()).map_err(words)
+}
+
+fn bincode2_fixint_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    let config = bincode2::config::standard().with_fixed_int_encoding();
+    bincode2::serde::encode_to_vec(value, config).map_err(words)
+}
+
 /// An adapter: a unit struct and its `Format`, from its name, how it
-/// writes, how it reads, and what its call lets through by design.
+/// writes (into the field map's tape, and straight into a vector: the
+/// crate's own fastest call), how it reads, and what its call lets through
+/// by design.
 macro_rules! adapter {
     (
         $(#[$doc:meta])*
-        $adapter:ident, $name:literal, $encode:ident,
+        $adapter:ident, $name:literal, $encode:ident, $to_vec:ident,
         trailing: $trailing:literal, varint: $varint:expr,
         known: { $($class:pat => $why:expr,)* },
         |$bytes:ident| $decode:expr
+        $(, again: |$again_bytes:ident| $again:expr)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default)]
@@ -96,6 +123,19 @@ macro_rules! adapter {
                 $decode
             }
 
+            fn to_bytes<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, String> {
+                $to_vec(value)
+            }
+
+            $(
+                fn decode_again<T: Serialize + DeserializeOwned>(
+                    &self,
+                    $again_bytes: &[u8],
+                ) -> Result<(T, Result<Vec<u8>, String>), String> {
+                    $again
+                }
+            )?
+
             fn accepts_trailing_bytes(&self) -> bool {
                 $trailing
             }
@@ -117,7 +157,7 @@ macro_rules! adapter {
 adapter!(
     /// postcard 1 read with `from_bytes`, which ignores bytes after the
     /// message.
-    Postcard, "postcard", postcard_encode,
+    Postcard, "postcard", postcard_encode, postcard_vec,
     trailing: true, varint: Some(Varint::Leb128),
     known: {
         Class::TrailingBytes => "`postcard::from_bytes` ignores bytes after the message, by design: \
@@ -130,7 +170,7 @@ adapter!(
 
 adapter!(
     /// postcard 1 read with `take_from_bytes`, refusing any byte left over.
-    PostcardStrict, "postcard-strict", postcard_encode,
+    PostcardStrict, "postcard-strict", postcard_encode, postcard_vec,
     trailing: false, varint: Some(Varint::Leb128),
     known: {
         Class::OverlongVarint => OVERLONG,
@@ -147,29 +187,34 @@ adapter!(
     /// a message that is not the value's own encoding (a varint in more
     /// bytes than it needs) is refused. The configuration that passes every
     /// class of the example at the default policy.
-    PostcardCanonical, "postcard-canonical", postcard_encode,
+    PostcardCanonical, "postcard-canonical", postcard_encode, postcard_vec,
     trailing: false, varint: Some(Varint::Leb128),
     known: {},
-    |bytes| {
-        let value = PostcardStrict.decode(bytes)?;
-        let again = PostcardStrict.to_bytes(&value)?;
-        if again == bytes {
-            Ok(value)
-        } else {
-            Err(format!(
-                "not the value's own encoding: it writes {} bytes, the message has {}",
-                again.len(),
-                bytes.len()
-            ))
-        }
-    }
+    |bytes| canonical(bytes).map(|(value, _)| value),
+    again: |bytes| canonical(bytes).map(|(value, again)| (value, Ok(again)))
 );
+
+/// [`PostcardCanonical`]'s read: the value, and the bytes it writes, which
+/// are the message's.
+fn canonical<T: Serialize + DeserializeOwned>(bytes: &[u8]) -> Result<(T, Vec<u8>), String> {
+    let value = PostcardStrict.decode(bytes)?;
+    let again = PostcardStrict.to_bytes(&value)?;
+    if again == bytes {
+        Ok((value, again))
+    } else {
+        Err(format!(
+            "not the value's own encoding: it writes {} bytes, the message has {}",
+            again.len(),
+            bytes.len()
+        ))
+    }
+}
 
 adapter!(
     /// bincode 1.3's `serialize` and `deserialize`: fixed-width
     /// little-endian integers, lengths as u64, no limit, bytes after the
     /// message accepted.
-    Bincode1, "bincode1", bincode1_encode,
+    Bincode1, "bincode1", bincode1_encode, bincode1_vec,
     trailing: true, varint: None,
     known: {
         Class::TrailingBytes => "`bincode::deserialize` allows bytes after the message, by design: \
@@ -185,7 +230,7 @@ adapter!(
 adapter!(
     /// bincode 1.3's `DefaultOptions::new()`: varints, bytes after the
     /// message refused, no limit.
-    Bincode1Varint, "bincode1-varint", bincode1_varint_encode,
+    Bincode1Varint, "bincode1-varint", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::OverlongVarint => OVERLONG,
@@ -201,7 +246,7 @@ adapter!(
     /// As [`Bincode1Varint`], `.with_limit(LIMIT)`. bincode 1.3.3 reads a
     /// slice with no limit whatever this says (the slice bounds what it
     /// reads): the limit counts only for `deserialize_from` a reader.
-    Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode,
+    Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::OverlongVarint => OVERLONG,
@@ -219,7 +264,7 @@ adapter!(
 adapter!(
     /// bincode 2's `serde::decode_from_slice` with `config::standard()`: the
     /// count it read is the caller's to check, and this caller does not.
-    Bincode2, "bincode2", bincode2_encode,
+    Bincode2, "bincode2", bincode2_encode, bincode2_vec,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
         Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
@@ -239,7 +284,7 @@ adapter!(
 
 adapter!(
     /// As [`Bincode2`], `.with_limit::<LIMIT>()`.
-    Bincode2Limited, "bincode2-limited", bincode2_encode,
+    Bincode2Limited, "bincode2-limited", bincode2_encode, bincode2_vec,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
         Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
@@ -260,7 +305,7 @@ adapter!(
     /// bincode 2's `serde::decode_from_slice` with `config::standard()`,
     /// fixed-width integers and `.with_limit::<LIMIT>()`, refusing any byte
     /// left over: no varint to spell two ways, no claim past the limit.
-    Bincode2Strict, "bincode2-strict", bincode2_fixint_encode,
+    Bincode2Strict, "bincode2-strict", bincode2_fixint_encode, bincode2_fixint_vec,
     trailing: false, varint: None,
     known: {
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,

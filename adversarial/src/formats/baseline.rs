@@ -20,7 +20,8 @@ pub struct Baseline<T, F> {
 
 /// The byte-level baseline of [`super::target`]: the same type, format and
 /// values, attacked through [`PlainCodec`] (trailing bytes refused, as the
-/// default [`super::Policy`] refuses them).
+/// default [`super::Policy`] refuses them, and the policy's allocation
+/// bound).
 #[must_use]
 pub fn baseline<T, F>(name: &'static str, format: F) -> Plain<Baseline<T, F>>
 where
@@ -61,5 +62,9 @@ where
 
     fn refuses_trailing_bytes(&self) -> bool {
         self.refuses_trailing_bytes
+    }
+
+    fn allocation_bound(&self, len: usize) -> usize {
+        super::Policy::default().allocation_bound(len)
     }
 }

@@ -95,7 +95,7 @@ impl Policy {
 const EVERY_VALUE_FIELDS: usize = 8;
 
 /// How many values beyond each end of the seen range `every-value` tries.
-const BEYOND_SEEN: i128 = 4;
+const BEYOND_SEEN: i128 = 2;
 
 /// How many levels deep a `deep-nesting` lie nests, and the most bytes it
 /// may take to do it.
@@ -297,6 +297,10 @@ struct Teller<'a, W: Fn(Class) -> bool> {
 }
 
 impl<W: Fn(Class) -> bool> Teller<'_, W> {
+    fn wants(&self, class: Class) -> bool {
+        (self.wanted)(class)
+    }
+
     fn tell(&mut self, class: Class, span: &Span, with: &[u8], owed: Owed) {
         if (self.wanted)(class) {
             self.told.push(Lie {
@@ -324,9 +328,12 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         let (Some(varint), Some(value)) = (format.varint(), varint_value(span)) else {
             return;
         };
-        if let Some(bits) = int_bits(span.role) {
+        if let Some(bits) = int_bits(span.role).filter(|_| self.wants(Class::IntBeyondType)) {
             let beyond = varint.encode(1u128 << bits);
             self.tell(Class::IntBeyondType, span, &beyond, Owed::Refused);
+        }
+        if !self.wants(Class::OverlongVarint) {
+            return;
         }
         if let Some(longer) = varint.overlong(value, varint_bits(span.role)) {
             let owed = Policy::owed(policy.canonical);
@@ -340,10 +347,18 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         let Leaf::Length(len) = span.leaf else {
             return;
         };
-        for bomb in BOMBS {
+        let bombs = if self.wants(Class::LengthBomb) {
+            BOMBS.as_slice()
+        } else {
+            &[]
+        };
+        for &bomb in bombs {
             if let Ok(claim) = format.to_bytes(&bomb) {
                 self.tell(Class::LengthBomb, span, &claim, Owed::Refused);
             }
+        }
+        if !self.wants(Class::LengthOffByOne) {
+            return;
         }
         let len = u64::try_from(len).unwrap_or(u64::MAX);
         for off in [len.checked_sub(1), len.checked_add(1)]
@@ -366,7 +381,7 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
     fn leaf<F: Format>(&mut self, format: &F, span: &Span) {
         let own = self.bytes.get(span.bytes.clone()).unwrap_or_default();
         match span.role {
-            Role::VariantTag(_) => {
+            Role::VariantTag(_) if self.wants(Class::UnknownVariant) => {
                 if let Ok(tag) = format.to_bytes(&1_000_000u32) {
                     self.tell(Class::UnknownVariant, span, &tag, Owed::Refused);
                 }
@@ -392,7 +407,7 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
     }
 
     /// The edges of each integer field's type (the first of each shape of
-    /// path), the values beside its own, and the four beyond each end of
+    /// path), the values beside its own, and the two beyond each end of
     /// what honest messages were `seen` to hold there; and edge strings.
     fn every_value<F: Format>(&mut self, format: &F, policy: Policy, spans: &[Span], seen: &Seen) {
         let mut shapes = BTreeSet::new();
@@ -476,19 +491,19 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
     /// declare, it is owed a refusal (and a message whose outer levels
     /// needed more after their inner one would be refused anyway).
     fn deep_nesting(&mut self, spans: &[Span]) {
+        // Spans come in the order written, a value before what it holds: the
+        // first tag of the same enum after a tag lies inside it, if any does.
+        let mut last: BTreeMap<&str, &Span> = BTreeMap::new();
         let mut best: Option<(usize, usize, &Span)> = None;
-        for (i, outer) in spans.iter().enumerate() {
-            let Role::VariantTag(name) = outer.role else {
+        for inner in spans {
+            let Role::VariantTag(name) = inner.role else {
                 continue;
             };
-            let inner = spans.iter().skip(i.saturating_add(1)).find(|s| {
-                s.role == Role::VariantTag(name)
-                    && s.path.len() > outer.path.len()
-                    && s.path.starts_with(&outer.path)
-            });
-            if let Some(inner) = inner {
+            if let Some(outer) = last.insert(name, inner) {
+                let nested =
+                    inner.path.len() > outer.path.len() && inner.path.starts_with(&outer.path);
                 let (from, to) = (outer.bytes.start, inner.bytes.start);
-                if to > from && best.is_none_or(|(f, t, _)| to - from < t - f) {
+                if nested && to > from && best.is_none_or(|(f, t, _)| to - from < t - f) {
                     best = Some((from, to, outer));
                 }
             }
@@ -499,9 +514,7 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         let level = self.bytes.get(from..to).unwrap_or_default();
         let levels = NESTING_LEVELS.min(NESTING_BYTES / level.len().max(1));
         let mut bytes = self.bytes.get(..from).unwrap_or_default().to_vec();
-        for _ in 0..levels {
-            bytes.extend_from_slice(level);
-        }
+        bytes.extend_from_slice(&level.repeat(levels));
         bytes.extend_from_slice(self.bytes.get(from..).unwrap_or_default());
         if (self.wanted)(Class::DeepNesting) {
             self.told.push(Lie {

@@ -71,6 +71,23 @@ pub fn planted_targets(fault: game::Fault) -> (Targets, Targets) {
     }
 }
 
+/// The example's messages as byte-level baselines ([`baseline`]), under
+/// postcard-canonical, the configuration that passes every class: what
+/// `PlainCodec` reaches without a field map, beside the serde targets.
+#[must_use]
+pub fn game_baselines() -> Targets {
+    vec![
+        Box::new(baseline::<game::Input, _>(
+            "plain-input-postcard-canonical",
+            PostcardCanonical,
+        )),
+        Box::new(baseline::<game::Snapshot, _>(
+            "plain-snapshot-postcard-canonical",
+            PostcardCanonical,
+        )),
+    ]
+}
+
 /// The example's serde targets: [`game::Input`] and [`game::Snapshot`]
 /// under every adapter, with the default [`Policy`].
 #[must_use]
@@ -129,6 +146,23 @@ pub trait Format {
     ///
     /// The refusal, in the format's words.
     fn decode<T: Serialize + DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, String>;
+
+    /// Reads a value as [`Format::decode`] does, and the bytes it writes
+    /// again ([`Format::to_bytes`], or why it cannot be written): a reader
+    /// that writes the value to check it gives those bytes rather than
+    /// write it twice.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, in the format's words.
+    fn decode_again<T: Serialize + DeserializeOwned>(
+        &self,
+        bytes: &[u8],
+    ) -> Result<(T, Result<Vec<u8>, String>), String> {
+        let value = self.decode(bytes)?;
+        let again = self.to_bytes(&value);
+        Ok((value, again))
+    }
 
     /// Whether its call takes a message with bytes after it, by design.
     fn accepts_trailing_bytes(&self) -> bool;

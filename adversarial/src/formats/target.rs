@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::any::TypeId;
 use std::cell::RefCell;
 use std::marker::PhantomData;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 /// Builds a valid value from fuzzer bytes.
@@ -90,7 +91,7 @@ impl<T, F> SerdeTarget<T, F> {
 struct Mapped {
     key: (TypeId, &'static str),
     bytes: Vec<u8>,
-    spans: Vec<Span>,
+    spans: Rc<Vec<Span>>,
 }
 
 thread_local! {
@@ -106,7 +107,7 @@ where
         (TypeId::of::<T>(), self.name)
     }
 
-    fn remember(&self, bytes: &[u8], spans: Vec<Span>) {
+    fn remember(&self, bytes: &[u8], spans: Rc<Vec<Span>>) {
         LAST.with(|last| {
             *last.borrow_mut() = Some(Mapped {
                 key: self.key(),
@@ -118,12 +119,12 @@ where
 
     /// The field map of the valid message `bytes`: remembered from its
     /// generation, else read and mapped again.
-    fn spans(&self, bytes: &[u8]) -> Option<Vec<Span>> {
+    fn spans(&self, bytes: &[u8]) -> Option<Rc<Vec<Span>>> {
         let remembered = LAST.with(|last| {
             last.borrow()
                 .as_ref()
                 .filter(|m| m.key == self.key() && m.bytes == bytes)
-                .map(|m| m.spans.clone())
+                .map(|m| Rc::clone(&m.spans))
         });
         if remembered.is_some() {
             return remembered;
@@ -131,7 +132,8 @@ where
         let value: T = self.format.decode(bytes).ok()?;
         let (again, spans) = field_map(&self.format, &value).ok()?;
         (again == bytes).then(|| {
-            self.remember(bytes, spans.clone());
+            let spans = Rc::new(spans);
+            self.remember(bytes, Rc::clone(&spans));
             spans
         })
     }
@@ -197,7 +199,7 @@ where
         let value = (self.generator)(u)?;
         let (bytes, spans) =
             field_map(&self.format, &value).map_err(|_| arbitrary::Error::IncorrectFormat)?;
-        self.remember(&bytes, spans);
+        self.remember(&bytes, Rc::new(spans));
         Ok(Sample {
             bytes,
             map: FieldMap::default(),
@@ -212,10 +214,8 @@ where
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {
-        match self.format.decode::<T>(bytes) {
-            Ok(value) => Verdict::Accepted {
-                reencoded: self.format.to_bytes(&value),
-            },
+        match self.format.decode_again::<T>(bytes) {
+            Ok((_, reencoded)) => Verdict::Accepted { reencoded },
             Err(message) => Verdict::Refused(Refusal {
                 cause: "refused".into(),
                 at: None,
