@@ -105,7 +105,8 @@ fn every_other_configuration_fails_only_where_its_reader_is_known_to() {
     }
     let failed = failing(&report);
     // The table of docs/HARNESS.md: the lies each configuration lets
-    // through, whichever the sample. A flip or a length one off fails only
+    // through, whichever the sample. A lie that moves where the fields fall
+    // (a flip, a length one off, a count given another value) fails only
     // where it happens to make one of these, so only there may it fail.
     let as_documented = |format: &str| -> Vec<&str> {
         let (overlong, bomb, trailing) = ("overlong-varint", "length-bomb", "trailing-bytes");
@@ -120,7 +121,7 @@ fn every_other_configuration_fails_only_where_its_reader_is_known_to() {
             other => panic!("no documented row for {other}"),
         }
     };
-    let by_chance = ["bit-flip", "length-off-by-one"];
+    let by_chance = ["bit-flip", "length-off-by-one", "every-value"];
     for (target, classes) in &failed {
         let format = target.split_once('-').map_or("", |(_, format)| format);
         let mut documented = as_documented(format);

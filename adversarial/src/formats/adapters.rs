@@ -50,14 +50,16 @@ const OVERLONG: &str = "it reads a varint in more bytes than the value needs, by
 option refuses it: compare the value's re-encoding with the message (postcard-canonical), or \
 use fixed-width integers";
 
-/// What a flip or a length one off may make of a message that such a
+/// What a lie that moves where the fields fall may make of a message that such a
 /// reader then takes by design.
-const ANOTHER_SPELLING: &str = "a flip or a length one off can make an over-long varint or \
-leave bytes after the message, which this call takes by design (see those classes)";
+const ANOTHER_SPELLING: &str = "a lie that moves where the fields fall (a flip, a length one off, \
+a count given another value) can make an over-long varint or leave bytes after the message, which \
+this call takes by design (see those classes)";
 
 /// Likewise, for a reader that also passes claimed lengths on.
-const ANY_OF_THEM: &str = "a flip or a length one off can make an over-long varint, leave bytes \
-after the message, or claim a length that serde preallocates for: see those classes";
+const ANY_OF_THEM: &str = "a lie that moves where the fields fall (a flip, a length one off, a \
+count given another value) can make an over-long varint, leave bytes after the message, or claim a \
+length that serde preallocates for: see those classes";
 
 /// serde's preallocation, which only postcard clamps.
 const PREALLOCATION: &str = "serde's Vec visitor preallocates up to 1 MiB for a claimed length \
@@ -163,7 +165,7 @@ adapter!(
         Class::TrailingBytes => "`postcard::from_bytes` ignores bytes after the message, by design: \
             use `take_from_bytes` and refuse a rest that is not empty (postcard-strict)",
         Class::OverlongVarint => OVERLONG,
-        Class::BitFlip | Class::LengthOffByOne => ANOTHER_SPELLING,
+        Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => ANOTHER_SPELLING,
     },
     |bytes| postcard::from_bytes(bytes).map_err(words)
 );
@@ -174,7 +176,7 @@ adapter!(
     trailing: false, varint: Some(Varint::Leb128),
     known: {
         Class::OverlongVarint => OVERLONG,
-        Class::BitFlip | Class::LengthOffByOne => ANOTHER_SPELLING,
+        Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => ANOTHER_SPELLING,
     },
     |bytes| match postcard::take_from_bytes(bytes).map_err(words)? {
         (value, []) => Ok(value),
@@ -220,9 +222,10 @@ adapter!(
         Class::TrailingBytes => "`bincode::deserialize` allows bytes after the message, by design: \
             `DefaultOptions::new().with_fixint_encoding()` refuses them",
         Class::LengthBomb => PREALLOCATION,
-        Class::BitFlip | Class::LengthOffByOne => "a flip or a length one off can leave bytes \
-            after the message, which this call takes by design; or claim a length that serde \
-            preallocates for (see length-bomb)",
+        Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => "a lie that moves where the fields fall (a \
+            flip, a length one off, a count given another value) can leave bytes after the \
+            message, which this call takes by design, or claim a length that serde preallocates \
+            for (see length-bomb)",
     },
     |bytes| bincode::deserialize(bytes).map_err(words)
 );
@@ -234,7 +237,7 @@ adapter!(
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::OverlongVarint => OVERLONG,
-        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },
     |bytes| {
         use bincode::Options;
@@ -250,7 +253,7 @@ adapter!(
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::OverlongVarint => OVERLONG,
-        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },
     |bytes| {
         use bincode::Options;
@@ -273,7 +276,7 @@ adapter!(
         Class::LengthBomb => "without a limit, a string length near u64::MAX panics with \
             'capacity overflow' (bincode issue 764): `with_limit` refuses it; and serde \
             preallocates up to 1 MiB for a claimed sequence length, which no option bounds",
-        Class::BitFlip | Class::LengthOffByOne => ANY_OF_THEM,
+        Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => ANY_OF_THEM,
     },
     |bytes| {
         bincode2::serde::decode_from_slice(bytes, bincode2::config::standard())
@@ -291,7 +294,7 @@ adapter!(
             it read and leaves the check to the caller: refuse a count short of the message",
         Class::OverlongVarint => OVERLONG,
         Class::LengthBomb => PREALLOCATION,
-        Class::BitFlip | Class::LengthOffByOne => ANY_OF_THEM,
+        Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => ANY_OF_THEM,
     },
     |bytes| {
         let config = bincode2::config::standard().with_limit::<LIMIT>();
@@ -308,7 +311,7 @@ adapter!(
     Bincode2Strict, "bincode2-strict", bincode2_fixint_encode, bincode2_fixint_vec,
     trailing: false, varint: None,
     known: {
-        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => PREALLOCATION,
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },
     |bytes| {
         let config = bincode2::config::standard()
