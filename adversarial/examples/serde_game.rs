@@ -7,7 +7,7 @@
 //! server's `Snapshot` (enums with payloads, a `Vec` of entities, strings,
 //! options, a map and a recursive type), each under postcard 1, bincode 1.3
 //! and bincode 2 as games call them; beside them, the same messages under
-//! postcard-canonical as `PlainCodec` baselines (`plain-...`), attacked
+//! the same adapters as `PlainCodec` baselines (`plain-...`), attacked
 //! without a field map. Cases run in worker processes, so a reader that
 //! aborts on an allocation is a verdict and the campaign goes on.
 //!

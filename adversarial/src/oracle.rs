@@ -72,9 +72,15 @@ pub enum Observation {
     TimedOut(Duration),
 }
 
-/// Runs `target` on `bytes` in this process: the read alone under
-/// `catch_unwind` with its allocation peak, then the decode.
+/// Runs `target` on `bytes` in this process, under `catch_unwind`: the
+/// read alone with its allocation peak, then the decode; or both in one
+/// pass when the target measures its own read ([`Target::read_and_decode`]).
 pub fn observe(target: &dyn Target, bytes: &[u8]) -> Observation {
+    match caught(|| target.read_and_decode(bytes)) {
+        Err(payload) => return Observation::Panicked(panic_message(&*payload)),
+        Ok(Some((peak, verdict))) => return Observation::Read { peak, verdict },
+        Ok(None) => {}
+    }
     let (guarded, peak) = peak_during(|| caught(|| target.read_only(bytes)));
     if let Err(payload) = guarded {
         return Observation::Panicked(panic_message(&*payload));

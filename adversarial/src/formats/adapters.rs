@@ -102,7 +102,7 @@ macro_rules! adapter {
         trailing: $trailing:literal, varint: $varint:expr,
         known: { $($class:pat => $why:expr,)* },
         |$bytes:ident| $decode:expr
-        $(, again: |$again_bytes:ident| $again:expr)?
+        $(, read: |$read_bytes:ident| $read:expr)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default)]
@@ -130,11 +130,11 @@ macro_rules! adapter {
             }
 
             $(
-                fn decode_again<T: Serialize + DeserializeOwned>(
+                fn read<T: Serialize + DeserializeOwned>(
                     &self,
-                    $again_bytes: &[u8],
-                ) -> Result<(T, Result<Vec<u8>, String>), String> {
-                    $again
+                    $read_bytes: &[u8],
+                ) -> Result<(T, Option<Vec<u8>>), String> {
+                    $read
                 }
             )?
 
@@ -193,7 +193,7 @@ adapter!(
     trailing: false, varint: Some(Varint::Leb128),
     known: {},
     |bytes| canonical(bytes).map(|(value, _)| value),
-    again: |bytes| canonical(bytes).map(|(value, again)| (value, Ok(again)))
+    read: |bytes| canonical(bytes).map(|(value, again)| (value, Some(again)))
 );
 
 /// [`PostcardCanonical`]'s read: the value, and the bytes it writes, which

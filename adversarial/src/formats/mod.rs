@@ -71,21 +71,30 @@ pub fn planted_targets(fault: game::Fault) -> (Targets, Targets) {
     }
 }
 
-/// The example's messages as byte-level baselines ([`baseline`]), under
-/// postcard-canonical, the configuration that passes every class: what
-/// `PlainCodec` reaches without a field map, beside the serde targets.
+/// The example's messages as byte-level baselines ([`baseline`]) under
+/// every adapter, named `plain-<message>-<adapter>`: what `PlainCodec`
+/// reaches without a field map, beside the serde targets.
 #[must_use]
 pub fn game_baselines() -> Targets {
-    vec![
-        Box::new(baseline::<game::Input, _>(
-            "plain-input-postcard-canonical",
-            PostcardCanonical,
-        )),
-        Box::new(baseline::<game::Snapshot, _>(
-            "plain-snapshot-postcard-canonical",
-            PostcardCanonical,
-        )),
-    ]
+    macro_rules! both {
+        ($($adapter:ident: $input:literal, $snapshot:literal;)*) => {
+            vec![$(
+                Box::new(baseline::<game::Input, _>($input, $adapter)) as Box<dyn Target>,
+                Box::new(baseline::<game::Snapshot, _>($snapshot, $adapter)),
+            )*]
+        };
+    }
+    both! {
+        Postcard: "plain-input-postcard", "plain-snapshot-postcard";
+        PostcardStrict: "plain-input-postcard-strict", "plain-snapshot-postcard-strict";
+        PostcardCanonical: "plain-input-postcard-canonical", "plain-snapshot-postcard-canonical";
+        Bincode1: "plain-input-bincode1", "plain-snapshot-bincode1";
+        Bincode1Varint: "plain-input-bincode1-varint", "plain-snapshot-bincode1-varint";
+        Bincode1VarintLimited: "plain-input-bincode1-varint-limited", "plain-snapshot-bincode1-varint-limited";
+        Bincode2: "plain-input-bincode2", "plain-snapshot-bincode2";
+        Bincode2Limited: "plain-input-bincode2-limited", "plain-snapshot-bincode2-limited";
+        Bincode2Strict: "plain-input-bincode2-strict", "plain-snapshot-bincode2-strict";
+    }
 }
 
 /// The example's serde targets: [`game::Input`] and [`game::Snapshot`]
@@ -147,21 +156,19 @@ pub trait Format {
     /// The refusal, in the format's words.
     fn decode<T: Serialize + DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, String>;
 
-    /// Reads a value as [`Format::decode`] does, and the bytes it writes
-    /// again ([`Format::to_bytes`], or why it cannot be written): a reader
-    /// that writes the value to check it gives those bytes rather than
-    /// write it twice.
+    /// Reads a value as [`Format::decode`] does, with the bytes the value
+    /// writes when the read wrote them (a reader that checks a message
+    /// against the value's own encoding): what the oracle measures, so
+    /// that such a value is not written twice.
     ///
     /// # Errors
     ///
     /// The refusal, in the format's words.
-    fn decode_again<T: Serialize + DeserializeOwned>(
+    fn read<T: Serialize + DeserializeOwned>(
         &self,
         bytes: &[u8],
-    ) -> Result<(T, Result<Vec<u8>, String>), String> {
-        let value = self.decode(bytes)?;
-        let again = self.to_bytes(&value);
-        Ok((value, again))
+    ) -> Result<(T, Option<Vec<u8>>), String> {
+        self.decode(bytes).map(|value| (value, None))
     }
 
     /// Whether its call takes a message with bytes after it, by design.

@@ -5,6 +5,7 @@
 //! target's [`Policy`] says.
 
 use super::{field_map, lies_of, Format, Owed, Policy, Seen, Span};
+use crate::alloc::peak_during;
 use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
 use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
@@ -159,6 +160,21 @@ where
         })
     }
 
+    /// The verdict on what a read gave: the value written again (unless
+    /// the read wrote it), or the refusal.
+    fn verdict(&self, read: Result<(T, Option<Vec<u8>>), String>) -> Verdict {
+        match read {
+            Ok((value, again)) => Verdict::Accepted {
+                reencoded: again.map_or_else(|| self.format.to_bytes(&value), Ok),
+            },
+            Err(message) => Verdict::Refused(Refusal {
+                cause: "refused".into(),
+                at: None,
+                message,
+            }),
+        }
+    }
+
     /// What a lie's verdict is, in the oracle's terms, for `honest`.
     fn owed(owed: Owed, honest: &[u8]) -> crate::case::Owed {
         match owed {
@@ -214,14 +230,12 @@ where
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {
-        match self.format.decode_again::<T>(bytes) {
-            Ok((_, reencoded)) => Verdict::Accepted { reencoded },
-            Err(message) => Verdict::Refused(Refusal {
-                cause: "refused".into(),
-                at: None,
-                message,
-            }),
-        }
+        self.verdict(self.format.read::<T>(bytes))
+    }
+
+    fn read_and_decode(&self, bytes: &[u8]) -> Option<(usize, Verdict)> {
+        let (read, peak) = peak_during(|| self.format.read::<T>(bytes));
+        Some((peak, self.verdict(read)))
     }
 
     fn read_only(&self, bytes: &[u8]) {

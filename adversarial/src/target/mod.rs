@@ -192,6 +192,15 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// The read and its verdict in one pass, when the target can measure
+    /// its read's allocation peak inside its decode (a serde target reads
+    /// the value once, then writes it again outside the measure): the peak
+    /// and the verdict. `None` leaves them to [`Target::read_only`], then
+    /// [`Target::decode`]: two reads.
+    fn read_and_decode(&self, _bytes: &[u8]) -> Option<(usize, Verdict)> {
+        None
+    }
+
     /// Only the read, with nothing around it (no re-encoding, no display):
     /// the whole read, trailing-byte rule included, that the oracle measures
     /// allocations of and the refusal benchmark times. Defaults to
