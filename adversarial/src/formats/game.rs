@@ -152,7 +152,7 @@ pub enum Command<const F: u8 = 0> {
 }
 
 /// A structure, built of parts that are structures: the recursive type,
-/// read at most [`MAX_DEPTH`] deep.
+/// read at most 32 deep.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Blueprint<const F: u8 = 0> {
     /// One block of a material.
