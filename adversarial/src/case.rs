@@ -92,53 +92,26 @@ pub enum Class {
 }
 
 impl Class {
-    /// Every class, in table order: [`Class::CODEC`]'s and the serde
-    /// targets' own.
-    pub const ALL: [Self; 35] = [
-        Self::Valid,
-        Self::OutOfRangeCount,
-        Self::OutOfRangeValue,
-        Self::UnknownPacketType,
-        Self::NonZeroPadding,
-        Self::TruncateBytes,
-        Self::TruncateBits,
-        Self::MissingSentinel,
-        Self::OutOfRangeSentinel,
-        Self::OtherParameter,
-        Self::RepeatedSentinel,
-        Self::DuplicateIndex,
-        Self::DecreasingIndex,
-        Self::BadCheck,
-        Self::BadCrc,
-        Self::WrongProtocolId,
-        Self::FutureVersion,
-        Self::BrokenIntegrity,
-        Self::InvalidUtf8,
-        Self::InteriorNul,
-        Self::StringTooLong,
-        Self::InvalidQuaternion,
-        Self::TrailingBytes,
-        Self::OversizedPacket,
-        Self::UnknownVariant,
-        Self::BadOptionTag,
-        Self::BadBool,
-        Self::InvalidChar,
-        Self::IntBeyondType,
-        Self::OverlongVarint,
-        Self::LengthBomb,
-        Self::LengthOffByOne,
-        Self::EveryValue,
-        Self::DeepNesting,
-        Self::BitFlip,
-    ];
+    /// Every class, in table order: [`Class::CODEC`]'s but bit-flip, the
+    /// serde targets' own, then bit-flip.
+    pub const ALL: [Self; 35] = join(&Self::CODEC, 24, &Self::SERDE_OWN);
 
     /// The classes a serde target tells (`adversarial::formats`, feature
-    /// `serde`): the lies of a serde encoding, and those of any message.
-    pub const SERDE: [Self; 15] = [
-        Self::Valid,
-        Self::TruncateBytes,
-        Self::InvalidUtf8,
-        Self::TrailingBytes,
+    /// `serde`): those of any message, and the lies of a serde encoding.
+    pub const SERDE: [Self; 15] = join(
+        &[
+            Self::Valid,
+            Self::TruncateBytes,
+            Self::InvalidUtf8,
+            Self::TrailingBytes,
+            Self::BitFlip,
+        ],
+        4,
+        &Self::SERDE_OWN,
+    );
+
+    /// The classes only serde targets tell.
+    const SERDE_OWN: [Self; 10] = [
         Self::UnknownVariant,
         Self::BadOptionTag,
         Self::BadBool,
@@ -149,7 +122,6 @@ impl Class {
         Self::LengthOffByOne,
         Self::EveryValue,
         Self::DeepNesting,
-        Self::BitFlip,
     ];
 
     /// The classes of a `codec` protocol's fields, in table order.
@@ -224,6 +196,29 @@ impl Class {
     }
 }
 
+/// `head` with `middle` put in at `at`: a table's classes, with the ones
+/// a kind of target adds before those that close it (bit-flip).
+const fn join<const N: usize, const H: usize, const M: usize>(
+    head: &[Class; H],
+    at: usize,
+    middle: &[Class; M],
+) -> [Class; N] {
+    assert!(H + M == N && at <= H, "the classes do not add up");
+    let mut out = [Class::Valid; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < at {
+            head[i]
+        } else if i < at + M {
+            middle[i - at]
+        } else {
+            head[i - M]
+        };
+        i += 1;
+    }
+    out
+}
+
 /// The verdict a case is owed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Owed {
@@ -261,4 +256,33 @@ pub struct Case {
     pub owed: Owed,
     /// What was done, for reports.
     pub lie: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Class;
+
+    #[test]
+    fn every_class_is_in_the_table_once_and_each_kind_of_target_tells_its_own() {
+        use clap::ValueEnum;
+        let all = Class::ALL.to_vec();
+        assert_eq!(all.len(), Class::value_variants().len());
+        for class in Class::value_variants() {
+            assert_eq!(all.iter().filter(|c| *c == class).count(), 1, "{class:?}");
+        }
+        assert_eq!(all.last(), Some(&Class::BitFlip));
+        let codec: Vec<_> = all.iter().filter(|c| Class::CODEC.contains(c)).collect();
+        assert_eq!(
+            codec,
+            Class::CODEC.iter().collect::<Vec<_>>(),
+            "CODEC in table order"
+        );
+        let serde: Vec<_> = all.iter().filter(|c| Class::SERDE.contains(c)).collect();
+        assert_eq!(
+            serde,
+            Class::SERDE.iter().collect::<Vec<_>>(),
+            "SERDE in table order"
+        );
+        assert_eq!(Class::SERDE.first(), Some(&Class::Valid));
+    }
 }
