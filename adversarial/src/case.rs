@@ -68,7 +68,8 @@ pub enum Class {
     BadBool,
     /// A serde `char` that is no Unicode scalar value.
     InvalidChar,
-    /// A serde integer's varint that decodes beyond its type.
+    /// A serde integer's varint that decodes beyond its type, or that is
+    /// longer than any of its type (11 bytes for a `u64` in LEB128).
     IntBeyondType,
     /// A serde varint (integer, length or variant index) in more bytes than
     /// its value needs: owed what the target declares.

@@ -70,7 +70,8 @@ fn read<F: Format>(format: &F, bytes: &[u8]) -> Option<Result<Input, String>> {
 }
 
 /// Checks every lie's verdict, and returns the classes and paths whose lies
-/// made the read panic (a finding about the format crate, not a verdict).
+/// made the read panic or got another verdict than the format's contract
+/// owes: findings about the format crate.
 fn check<F: Format>(format: &F) -> Vec<String> {
     let mut panicked = std::collections::BTreeSet::new();
     let mut classes = HashSet::new();
@@ -95,15 +96,9 @@ fn check<F: Format>(format: &F) -> Vec<String> {
                     .map_or(true, |value| format.to_bytes(value).unwrap() == lie.bytes),
                 Owed::Unharmed => true,
             };
-            assert!(
-                as_owed,
-                "{}: {} at {:?} owed {:?}, read {read:?}",
-                format.name(),
-                lie.class.name(),
-                lie.path,
-                lie.owed
-            );
-            classes.insert(lie.class);
+            if !as_owed {
+                panicked.insert(format!("{} {} read", lie.class.name(), lie.path));
+            }
         }
     }
     // A format of fixed-width integers has no varint to lie in.
@@ -124,8 +119,15 @@ fn every_lie_gets_its_owed_verdict_from_every_adapter() {
     assert_eq!(check(&Postcard), Vec::<String>::new());
     assert_eq!(check(&PostcardStrict), Vec::<String>::new());
     assert_eq!(check(&Bincode1), Vec::<String>::new());
-    assert_eq!(check(&Bincode1Varint), Vec::<String>::new());
-    assert_eq!(check(&Bincode1VarintLimited), Vec::<String>::new());
+    // A finding about bincode 1.3.3: its varint reader takes an integer
+    // written with a marker wider than its type (a u64's for a u32) when
+    // the value fits, where bincode 2 refuses it.
+    let wide_marker = [
+        "int-beyond-type commands[0].Move read",
+        "int-beyond-type tick read",
+    ];
+    assert_eq!(check(&Bincode1Varint), wide_marker);
+    assert_eq!(check(&Bincode1VarintLimited), wide_marker);
     // A finding about bincode 2.0.1 (its issue 764): a string's length of
     // u64::MAX, with no limit, panics with "capacity overflow".
     assert_eq!(
@@ -164,8 +166,10 @@ fn against_the_strict_policy_each_adapter_lets_through_what_its_call_does_by_des
     );
     assert_eq!(let_through(&PostcardStrict), ["overlong-varint"]);
     assert_eq!(let_through(&Bincode1), ["trailing-bytes"]);
-    assert_eq!(let_through(&Bincode1Varint), ["overlong-varint"]);
-    assert_eq!(let_through(&Bincode1VarintLimited), ["overlong-varint"]);
+    // bincode 1.3's varints also take a marker wider than the type.
+    let bincode1 = ["int-beyond-type", "overlong-varint"];
+    assert_eq!(let_through(&Bincode1Varint), bincode1);
+    assert_eq!(let_through(&Bincode1VarintLimited), bincode1);
     assert_eq!(
         let_through(&Bincode2),
         ["overlong-varint", "trailing-bytes"]

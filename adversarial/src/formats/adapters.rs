@@ -61,6 +61,11 @@ const ANY_OF_THEM: &str = "a lie that moves where the fields fall (a flip, a len
 count given another value) can make an over-long varint, leave bytes after the message, or claim a \
 length that serde preallocates for: see those classes";
 
+/// bincode 1.3's varint reader, on an integer in a wider form than its type.
+const WIDE_MARKER: &str = "bincode 1.3 reads an integer written with a marker wider than its \
+type (a u64's for a u32) when the value fits, where bincode 2 refuses it: no option refuses it; \
+compare the value's re-encoding with the message, or use fixed-width integers";
+
 /// serde's preallocation, which only postcard clamps.
 const PREALLOCATION: &str = "serde's Vec visitor preallocates up to 1 MiB for a claimed length \
 (serde::de::size_hint::cautious) and this reader passes the claim on without holding it against \
@@ -236,6 +241,7 @@ adapter!(
     Bincode1Varint, "bincode1-varint", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
+        Class::IntBeyondType => WIDE_MARKER,
         Class::OverlongVarint => OVERLONG,
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },
@@ -252,6 +258,7 @@ adapter!(
     Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
+        Class::IntBeyondType => WIDE_MARKER,
         Class::OverlongVarint => OVERLONG,
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },

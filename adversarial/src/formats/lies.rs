@@ -43,6 +43,9 @@ pub struct Policy {
     pub alloc_per_byte: usize,
     /// And whatever its input, for small fixed buffers.
     pub alloc_slack: usize,
+    /// The deepest a recursive type may nest: a message nested deeper is
+    /// refused.
+    pub max_depth: usize,
 }
 
 impl Default for Policy {
@@ -52,6 +55,7 @@ impl Default for Policy {
             canonical: true,
             alloc_per_byte: Self::DEFAULT_PER_BYTE,
             alloc_slack: Self::DEFAULT_SLACK,
+            max_depth: Self::DEFAULT_DEPTH,
         }
     }
 }
@@ -64,6 +68,9 @@ impl Policy {
 
     /// The default allowance whatever the input.
     pub const DEFAULT_SLACK: usize = 4096;
+
+    /// The default depth limit: serde_json's recursion limit.
+    pub const DEFAULT_DEPTH: usize = 128;
 
     /// The most a read of `len` bytes may allocate at its peak.
     #[must_use]
@@ -277,7 +284,7 @@ pub fn lies_of<F: Format>(
         teller.every_value(format, policy, spans, seen);
     }
     if wanted(Class::DeepNesting) {
-        teller.deep_nesting(spans);
+        teller.deep_nesting(spans, policy.max_depth);
     }
     let mut longer = bytes.to_vec();
     longer.push(0);
@@ -331,6 +338,9 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         if let Some(bits) = int_bits(span.role).filter(|_| self.wants(Class::IntBeyondType)) {
             let beyond = varint.encode(1u128 << bits);
             self.tell(Class::IntBeyondType, span, &beyond, Owed::Refused);
+            if let Some(too_long) = varint.too_long(bits) {
+                self.tell(Class::IntBeyondType, span, &too_long, Owed::Refused);
+            }
         }
         if !self.wants(Class::OverlongVarint) {
             return;
@@ -485,12 +495,14 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         }
     }
 
-    /// A recursive type nested [`NESTING_LEVELS`] deep: the bytes from a
-    /// variant's tag to the tag of the same enum inside it, written again
-    /// and again before the outer one. Deeper than any limit a reader may
-    /// declare, it is owed a refusal (and a message whose outer levels
-    /// needed more after their inner one would be refused anyway).
-    fn deep_nesting(&mut self, spans: &[Span]) {
+    /// A recursive type nested one level past `max_depth` more than it
+    /// was, and [`NESTING_LEVELS`] more: the bytes from a variant's tag to
+    /// the tag of the same enum inside it, written again and again before
+    /// the outer one. Deeper than the target declares, each is owed a
+    /// refusal (and a message whose outer levels needed more after their
+    /// inner one would be refused anyway); the second is deep enough to
+    /// overflow a stack that has no limit to keep it.
+    fn deep_nesting(&mut self, spans: &[Span], max_depth: usize) {
         // Spans come in the order written, a value before what it holds: the
         // first tag of the same enum after a tag lies inside it, if any does.
         let mut last: BTreeMap<&str, &Span> = BTreeMap::new();
@@ -512,14 +524,14 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
             return;
         };
         let level = self.bytes.get(from..to).unwrap_or_default();
-        let levels = NESTING_LEVELS.min(NESTING_BYTES / level.len().max(1));
-        let mut bytes = self.bytes.get(..from).unwrap_or_default().to_vec();
-        bytes.extend_from_slice(&level.repeat(levels));
-        bytes.extend_from_slice(self.bytes.get(from..).unwrap_or_default());
-        if (self.wanted)(Class::DeepNesting) {
+        let deepest = NESTING_LEVELS.min(NESTING_BYTES / level.len().max(1));
+        for levels in [max_depth.saturating_add(1).min(deepest), deepest] {
+            let mut bytes = self.bytes.get(..from).unwrap_or_default().to_vec();
+            bytes.extend_from_slice(&level.repeat(levels));
+            bytes.extend_from_slice(self.bytes.get(from..).unwrap_or_default());
             self.told.push(Lie {
                 class: Class::DeepNesting,
-                path: format!("{} ({levels} levels)", outer.path),
+                path: format!("{} ({levels} levels more)", outer.path),
                 bytes,
                 owed: Owed::Refused,
             });

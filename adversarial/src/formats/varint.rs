@@ -85,6 +85,31 @@ impl Varint {
     }
 }
 
+impl Varint {
+    /// Zero in one form longer than any a type of `bits` allows: a byte past
+    /// the type's most for LEB128 (continuation bits on every byte before),
+    /// the next marker wider than the type for bincode. `None` when the
+    /// encoding has no wider form.
+    #[must_use]
+    pub fn too_long(self, bits: u32) -> Option<Vec<u8>> {
+        let most_bytes = usize::try_from(bits.div_ceil(7)).unwrap_or(usize::MAX);
+        let type_bytes = usize::try_from(bits / 8).unwrap_or(usize::MAX);
+        match self {
+            Self::Leb128 => {
+                let mut out = vec![0x80; most_bytes];
+                out.push(0);
+                Some(out)
+            }
+            Self::Bincode => {
+                let (marker, width) = MARKERS.iter().copied().find(|(_, w)| *w > type_bytes)?;
+                let mut out = vec![marker];
+                out.resize(width.saturating_add(1), 0);
+                Some(out)
+            }
+        }
+    }
+}
+
 /// A signed value as both formats write it: zigzag, so that small
 /// magnitudes stay short.
 #[must_use]
