@@ -6,6 +6,8 @@ use crate::mutate::{self, Case, Class, Owed};
 use crate::oracle::{assess_within, judge, Outcome};
 use crate::scenario::campaign::{self as conversations, Settings};
 use crate::scenario::StateClass;
+pub use crate::schedule::Shard;
+use crate::schedule::{self, Plan};
 use crate::shrink::shrink_within;
 use crate::target::{EndpointTarget, Target};
 use crate::worker::{Isolation, Worker};
@@ -13,10 +15,7 @@ use arbitrary::Unstructured;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngCore;
 use std::collections::{BTreeMap, HashMap};
-use std::mem::{discriminant, Discriminant};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Bytes of randomness behind each generated sample.
@@ -222,7 +221,11 @@ fn same_failure(a: &Outcome, b: &Outcome) -> bool {
 
 /// Judges a case where the campaign runs them: in `worker` when there is
 /// one, else in this process.
-fn judge_in(target: &dyn Target, worker: Option<&mut Worker<'_>>, case: &Case) -> Outcome {
+pub(crate) fn judge_in(
+    target: &dyn Target,
+    worker: Option<&mut Worker<'_>>,
+    case: &Case,
+) -> Outcome {
     match worker {
         Some(worker) => {
             let bound = target.allocation_bound(case.bytes.len());
@@ -342,11 +345,92 @@ fn write_crash(dir: &Path, target: &str, class: Class, bytes: &[u8]) -> Option<P
     Some(path)
 }
 
+/// A failing case found in a sample: its place among its class's cases,
+/// the case, and what happened.
+pub(crate) type Found = (usize, Case, Outcome);
+
 /// What one sample came to, class by class: the tally and the failing
-/// cases (at most [`KEPT_FAILURES`] of a kind per class).
-struct Judged {
-    generated: bool,
-    classes: Vec<(Tally, Vec<(Case, Outcome)>)>,
+/// cases, each with its kind ([`Outcome::kind`]), at most
+/// [`KEPT_FAILURES`] of a kind per class.
+#[derive(Clone, Debug)]
+pub(crate) struct Judged<F> {
+    /// The sample's number among its target's samples.
+    pub index: u64,
+    /// Whether the generator made a sample of the randomness.
+    pub generated: bool,
+    /// One entry per class slot of the campaign.
+    pub classes: Vec<(Tally, Vec<(&'static str, F)>)>,
+}
+
+impl<F> Judged<F> {
+    /// The same results, each failure's payload replaced by `f` of it.
+    pub(crate) fn map<G>(&self, f: impl Fn(&F) -> G) -> Judged<G> {
+        Judged {
+            index: self.index,
+            generated: self.generated,
+            classes: self
+                .classes
+                .iter()
+                .map(|(tally, failing)| {
+                    let failing = failing.iter().map(|(kind, x)| (*kind, f(x))).collect();
+                    (tally.clone(), failing)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Generates sample `index` of `target` and hands the cases of each class
+/// slot that is `wanted` to `each`; false when the generator made no
+/// sample of the randomness.
+fn sample_cases(
+    config: &Config,
+    target: &dyn Target,
+    index: u64,
+    wanted: impl Fn(usize) -> bool,
+    mut each: impl FnMut(Class, Vec<Case>),
+) -> bool {
+    let mut rng = crate::draw::case_rng(config.seed, target.name(), index);
+    let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
+    rng.fill_bytes(&mut entropy);
+    let Ok(sample) = target.generate(&mut Unstructured::new(&entropy)) else {
+        return false;
+    };
+    let framing = target.framing();
+    let mut choices = vec![0u8; 4096];
+    for (slot, &class) in config.classes.iter().enumerate() {
+        // Every slot draws its choices, wanted or not: slot k's cases are
+        // the same whichever slots are asked for.
+        rng.fill_bytes(&mut choices);
+        if wanted(slot) {
+            let mut u = Unstructured::new(&choices);
+            each(
+                class,
+                mutate::target_cases(target, class, &sample, &framing, &mut u),
+            );
+        }
+    }
+    true
+}
+
+/// The case at `position` among class slot `slot`'s cases of sample
+/// `index`: how a shard's file names a failing case.
+pub(crate) fn case_at(
+    config: &Config,
+    target: &dyn Target,
+    index: u64,
+    slot: usize,
+    position: usize,
+) -> Option<Case> {
+    let mut found = None;
+    sample_cases(
+        config,
+        target,
+        index,
+        |s| s == slot,
+        |_, cases| found = cases.into_iter().nth(position),
+    );
+    found
 }
 
 /// Generates sample `index` of `target` and judges every class's cases.
@@ -355,64 +439,54 @@ fn judge_sample(
     target: &dyn Target,
     index: u64,
     mut worker: Option<&mut Worker<'_>>,
-) -> Judged {
-    let mut rng = crate::draw::case_rng(config.seed, target.name(), index);
-    let mut entropy = vec![0u8; SAMPLE_ENTROPY_BYTES];
-    rng.fill_bytes(&mut entropy);
-    let Ok(sample) = target.generate(&mut Unstructured::new(&entropy)) else {
-        return Judged {
-            generated: false,
-            classes: Vec::new(),
-        };
-    };
-    let framing = target.framing();
-    let mut choices = vec![0u8; 4096];
+) -> Judged<Found> {
     let mut classes = Vec::with_capacity(config.classes.len());
-    for &class in &config.classes {
-        rng.fill_bytes(&mut choices);
-        let mut u = Unstructured::new(&choices);
-        let cases = mutate::target_cases(target, class, &sample, &framing, &mut u);
-        let judged_at = Instant::now();
-        let outcomes: Vec<Outcome> = match worker.as_mut() {
-            // One batch per sample and class: a worker answers each case,
-            // and a death or hang is pinned on its case.
-            Some(worker) => {
-                let inputs: Vec<&[u8]> = cases.iter().map(|c| c.bytes.as_slice()).collect();
-                let observed = worker.observe_all(&inputs);
-                cases
-                    .iter()
-                    .zip(observed)
-                    .map(|(c, o)| assess_within(c, o, target.allocation_bound(c.bytes.len())))
-                    .collect()
+    let generated = sample_cases(
+        config,
+        target,
+        index,
+        |_| true,
+        |_, cases| {
+            let judged_at = Instant::now();
+            let outcomes: Vec<Outcome> = match worker.as_mut() {
+                // One batch per sample and class: a worker answers each case,
+                // and a death or hang is pinned on its case.
+                Some(worker) => {
+                    let inputs: Vec<&[u8]> = cases.iter().map(|c| c.bytes.as_slice()).collect();
+                    let observed = worker.observe_all(&inputs);
+                    cases
+                        .iter()
+                        .zip(observed)
+                        .map(|(c, o)| assess_within(c, o, target.allocation_bound(c.bytes.len())))
+                        .collect()
+                }
+                None => cases.iter().map(|c| judge(target, c)).collect(),
+            };
+            let mut tally = Tally {
+                elapsed: judged_at.elapsed(),
+                ..Tally::default()
+            };
+            let mut failing: Vec<(&'static str, Found)> = Vec::new();
+            for (position, (case, outcome)) in cases.into_iter().zip(outcomes).enumerate() {
+                tally.add(&outcome);
+                let kind = outcome.kind();
+                let same = failing.iter().filter(|(k, _)| *k == kind).count();
+                if outcome.is_failure() && same < KEPT_FAILURES {
+                    failing.push((kind, (position, case, outcome)));
+                }
             }
-            None => cases.iter().map(|c| judge(target, c)).collect(),
-        };
-        let mut tally = Tally {
-            elapsed: judged_at.elapsed(),
-            ..Tally::default()
-        };
-        let mut failing: Vec<(Case, Outcome)> = Vec::new();
-        for (case, outcome) in cases.into_iter().zip(outcomes) {
-            tally.add(&outcome);
-            let kind = discriminant(&outcome);
-            let same = failing
-                .iter()
-                .filter(|(_, o)| discriminant(o) == kind)
-                .count();
-            if outcome.is_failure() && same < KEPT_FAILURES {
-                failing.push((case, outcome));
-            }
-        }
-        classes.push((tally, failing));
-    }
+            classes.push((tally, failing));
+        },
+    );
     Judged {
-        generated: true,
+        index,
+        generated,
         classes,
     }
 }
 
 impl Tally {
-    fn merge(&mut self, other: &Self) {
+    pub(crate) fn merge(&mut self, other: &Self) {
         self.cases += other.cases;
         self.as_owed += other.as_owed;
         self.other_error += other.other_error;
@@ -427,24 +501,44 @@ impl Tally {
     }
 }
 
-/// One target's results, merged sample by sample in index order.
-struct Merged {
-    tallies: Vec<Tally>,
-    /// Kept failures: (class slot, case, outcome).
-    kept: Vec<(usize, Case, Outcome)>,
-    kept_kinds: HashMap<(usize, Discriminant<Outcome>), usize>,
-    cases: u64,
-    samples: u64,
-    /// Sample indices merged so far: the next one merged is this.
-    next: u64,
-    /// Results that arrived ahead of their turn.
-    waiting: BTreeMap<u64, Judged>,
-    /// The case budget is met: later samples are dropped.
-    finished: bool,
+/// A failing case's place among its sample's cases.
+pub(crate) trait Place {
+    /// Its position among its class's cases.
+    fn place(&self) -> usize;
 }
 
-impl Merged {
-    fn new(classes: usize) -> Self {
+impl Place for Found {
+    fn place(&self) -> usize {
+        self.0
+    }
+}
+
+impl Place for (u64, usize) {
+    fn place(&self) -> usize {
+        self.1
+    }
+}
+
+/// One target's results, merged sample by sample in order.
+pub(crate) struct Merged<F> {
+    pub tallies: Vec<Tally>,
+    /// Kept failures: (class slot, failure).
+    pub kept: Vec<(usize, F)>,
+    kept_kinds: HashMap<(usize, &'static str), usize>,
+    pub cases: u64,
+    pub samples: u64,
+    /// This run's samples merged so far: the next one merged is this.
+    next: u64,
+    /// Results that arrived ahead of their turn.
+    waiting: BTreeMap<u64, Judged<F>>,
+    /// The case budget is met: later samples are dropped.
+    pub finished: bool,
+    /// Each sample merged, as a shard's file holds it, when kept.
+    pub record: Option<Vec<Judged<usize>>>,
+}
+
+impl<F: Place> Merged<F> {
+    pub(crate) fn new(classes: usize, record: bool) -> Self {
         Self {
             tallies: vec![Tally::default(); classes],
             kept: Vec::new(),
@@ -454,65 +548,91 @@ impl Merged {
             next: 0,
             waiting: BTreeMap::new(),
             finished: false,
+            record: record.then(Vec::new),
         }
     }
 
-    /// Takes sample `index`'s results, then merges every sample whose turn
-    /// has come, up to the budget `limit` (cases), if any.
-    fn take(&mut self, index: u64, judged: Judged, limit: Option<u64>) {
-        self.waiting.insert(index, judged);
+    /// Takes the results of this run's `local`-th sample, then merges
+    /// every sample whose turn has come, up to the budget `limit` (cases),
+    /// if any.
+    fn take(&mut self, local: u64, judged: Judged<F>, limit: Option<u64>) {
+        self.waiting.insert(local, judged);
         while let Some(judged) = self.waiting.remove(&self.next) {
             self.next += 1;
-            if self.finished || !judged.generated {
-                continue;
+            self.absorb(judged, limit);
+        }
+    }
+
+    /// Merges the next sample in order, unless the budget was met before.
+    pub(crate) fn absorb(&mut self, judged: Judged<F>, limit: Option<u64>) {
+        if self.finished || !judged.generated {
+            return;
+        }
+        self.samples += 1;
+        if let Some(record) = self.record.as_mut() {
+            record.push(judged.map(Place::place));
+        }
+        for (slot, (tally, failing)) in judged.classes.into_iter().enumerate() {
+            self.cases += tally.cases;
+            if let Some(total) = self.tallies.get_mut(slot) {
+                total.merge(&tally);
             }
-            self.samples += 1;
-            for (slot, (tally, failing)) in judged.classes.into_iter().enumerate() {
-                self.cases += tally.cases;
-                if let Some(total) = self.tallies.get_mut(slot) {
-                    total.merge(&tally);
-                }
-                for (case, outcome) in failing {
-                    let kept = self
-                        .kept_kinds
-                        .entry((slot, discriminant(&outcome)))
-                        .or_default();
-                    if *kept < KEPT_FAILURES {
-                        *kept += 1;
-                        self.kept.push((slot, case, outcome));
-                    }
+            for (kind, found) in failing {
+                let kept = self.kept_kinds.entry((slot, kind)).or_default();
+                if *kept < KEPT_FAILURES {
+                    *kept += 1;
+                    self.kept.push((slot, found));
                 }
             }
-            if let Some(n) = limit {
-                // Cut at the first sample that reaches the budget, in index
-                // order: the same cases whatever the number of jobs.
-                // Classes that never apply to this target would go on
-                // forever.
-                if self.cases >= n || (self.cases == 0 && self.samples >= NO_CASE_SAMPLES) {
-                    self.finished = true;
-                }
+        }
+        if let Some(n) = limit {
+            // Cut at the first sample that reaches the budget, in order:
+            // the same cases whatever the number of jobs. Classes that
+            // never apply to this target would go on forever.
+            if self.cases >= n || (self.cases == 0 && self.samples >= NO_CASE_SAMPLES) {
+                self.finished = true;
             }
         }
     }
 }
 
+/// What a shard of a campaign keeps for `merge`: every sample it merged,
+/// per packet target, and its conversations' tallies, per endpoint.
+#[derive(Debug)]
+pub struct ShardRecord {
+    /// Which part of the campaign.
+    pub shard: Shard,
+    /// Per packet target, in the campaign's order: its samples.
+    pub(crate) samples: Vec<Vec<Judged<usize>>>,
+    /// Per endpoint target, in the campaign's order.
+    pub(crate) conversations: Vec<conversations::Merged>,
+}
+
 /// Runs the campaign on [`Config::jobs`] threads.
 ///
-/// Work is handed out one sample at a time, round-robin over the targets:
-/// sample `i` of target `t` is item `i * targets + t`, so every target gets
-/// the same number of samples whatever its cost, and each job takes the
-/// next item. Each sample has its own random stream (a ChaCha8 stream from
-/// the seed, the target and the index), and
-/// the results of each target are merged in sample order, cut at the first
-/// sample that meets a case budget: with `Budget::Cases`, the same seed
-/// gives the same cases and the same table for any number of jobs. Failing
-/// cases are shrunk after the merge, in the same order.
+/// Work is cut by [`crate::schedule`]: one sample at a time, round-robin
+/// over the targets, so every target gets the same number of samples
+/// whatever its cost. Each sample has its own random stream (a ChaCha8
+/// stream from the seed, the target and the index), and the results of
+/// each target are merged in sample order, cut at the first sample that
+/// meets a case budget: with `Budget::Cases`, the same seed gives the same
+/// cases and the same table for any number of jobs. Failing cases are
+/// shrunk after the merge, in the same order.
 ///
 /// The endpoints come after, with their conversations: under a budget in
 /// cases, that many per endpoint; under a budget in seconds, the time is
 /// shared by target, each endpoint counting as one.
 #[must_use]
 pub fn run(config: &Config) -> Report {
+    run_shard(config, Shard::WHOLE).0
+}
+
+/// Runs part `shard` of the campaign: the samples and conversations whose
+/// number is `shard.index` modulo `shard.count`, each built from the same
+/// random stream as in the whole campaign. The report is this part's; the
+/// record is what [`merge`] needs to give the report of the whole.
+#[must_use]
+pub fn run_shard(config: &Config, shard: Shard) -> (Report, ShardRecord) {
     let started = Instant::now();
     let packets = config.targets.len() as f64;
     let endpoints = config.endpoints.len() as f64;
@@ -522,130 +642,164 @@ pub fn run(config: &Config) -> Report {
         }
         budget => budget,
     };
-    let mut report = if config.targets.is_empty() {
-        Report {
-            seed: config.seed,
-            ..Report::default()
-        }
-    } else {
-        run_packets(config, packet_budget)
+    let progress = Progress::new(config);
+    let targets: Vec<&dyn Target> = config.targets.iter().map(AsRef::as_ref).collect();
+    let merged = run_packets(config, packet_budget, shard, &progress);
+    let mut record = ShardRecord {
+        shard,
+        samples: Vec::new(),
+        conversations: Vec::new(),
     };
+    let merged: Vec<Results> = merged
+        .into_iter()
+        .map(|m| {
+            record.samples.push(m.record.unwrap_or_default());
+            Results {
+                tallies: m.tallies,
+                samples: m.samples,
+                kept: m.kept,
+            }
+        })
+        .collect();
+    let mut report = finish_packets(config, &targets, merged);
     let endpoints: Vec<&dyn EndpointTarget> = config.endpoints.iter().map(AsRef::as_ref).collect();
     if !endpoints.is_empty() {
-        let settings = Settings {
-            seed: config.seed,
-            classes: &config.state_classes,
-            cases: match config.budget {
-                Budget::Cases(n) => Some(n),
-                Budget::Seconds(_) => None,
-            },
-            until: match config.budget {
-                Budget::Seconds(s) => Some(started + Duration::from_secs_f64(s)),
-                Budget::Cases(_) => None,
-            },
-            jobs: config.jobs,
-            crash_dir: config.crash_dir.as_deref(),
-            shrink: config.shrink,
-            progress: config.progress,
-        };
-        report.conversations = conversations::run_all(&endpoints, &settings);
+        let settings = conversation_settings(config, started);
+        let (judged_before, failing_before) = progress.done();
+        let merged = conversations::run_part(&endpoints, &settings, shard, &|judged, failing| {
+            progress.show(judged_before + judged, failing_before + failing);
+        });
+        report.conversations = conversations::finish(&endpoints, &settings, &merged);
+        record.conversations = merged;
     }
+    progress.bar.finish_and_clear();
     report.elapsed = started.elapsed();
-    report
+    (report, record)
 }
 
-/// The packet targets' part of [`run`], within `budget`.
-fn run_packets(config: &Config, budget: Budget) -> Report {
-    let started = Instant::now();
+/// What the conversations of `config` run under.
+pub(crate) fn conversation_settings(config: &Config, started: Instant) -> Settings<'_> {
+    Settings {
+        seed: config.seed,
+        classes: &config.state_classes,
+        cases: match config.budget {
+            Budget::Cases(n) => Some(n),
+            Budget::Seconds(_) => None,
+        },
+        until: match config.budget {
+            Budget::Seconds(s) => Some(started + Duration::from_secs_f64(s)),
+            Budget::Cases(_) => None,
+        },
+        jobs: config.jobs,
+        crash_dir: config.crash_dir.as_deref(),
+        shrink: config.shrink,
+        progress: false,
+        isolation: config.isolation.as_ref(),
+    }
+}
+
+/// The packet targets' part of a campaign, within `budget`: each
+/// target's merged results.
+fn run_packets(
+    config: &Config,
+    budget: Budget,
+    shard: Shard,
+    progress: &Progress,
+) -> Vec<Merged<Found>> {
     let targets: Vec<&dyn Target> = config.targets.iter().map(AsRef::as_ref).collect();
-    let count = targets.len().max(1) as u64;
     let limit = match budget {
         Budget::Cases(n) => Some(n),
         Budget::Seconds(_) => None,
     };
-    let bar = progress_bar(config, budget);
-    let done: Vec<AtomicBool> = targets.iter().map(|_| AtomicBool::new(false)).collect();
-    let next_item = AtomicU64::new(0);
-    let mut merged: Vec<Merged> = targets
+    let mut merged: Vec<Merged<Found>> = targets
         .iter()
-        .map(|_| Merged::new(config.classes.len()))
+        .map(|_| Merged::new(config.classes.len(), !shard.is_whole()))
         .collect();
-    let out_of_time = || match budget {
-        Budget::Seconds(s) => started.elapsed().as_secs_f64() >= s,
-        Budget::Cases(_) => false,
+    let plan = Plan {
+        units: targets.len(),
+        jobs: config.jobs,
+        batch: 1,
+        shard,
+        until: match budget {
+            Budget::Seconds(s) => Some(Instant::now() + Duration::from_secs_f64(s)),
+            Budget::Cases(_) => None,
+        },
+        at_least: 1,
+        limit: None,
     };
-
-    std::thread::scope(|scope| {
-        let (send, receive) = mpsc::channel::<(usize, u64, Judged)>();
-        for _ in 0..config.jobs.max(1) {
-            let send = send.clone();
-            let (targets, done, next_item) = (&targets, &done, &next_item);
-            let out_of_time = &out_of_time;
-            scope.spawn(move || {
-                let mut workers: Vec<Option<Worker<'_>>> = targets.iter().map(|_| None).collect();
-                loop {
-                    let item = next_item.fetch_add(1, Ordering::Relaxed);
-                    // The first round always runs: every target gets at
-                    // least one sample, however short the time budget.
-                    if item >= count
-                        && (out_of_time() || done.iter().all(|d| d.load(Ordering::Relaxed)))
-                    {
-                        break;
-                    }
-                    let t = (item % count) as usize;
-                    let (Some(target), Some(finished)) = (targets.get(t), done.get(t)) else {
-                        break;
-                    };
-                    if finished.load(Ordering::Relaxed) {
-                        continue;
-                    }
-                    let worker = match (&config.isolation, workers.get_mut(t)) {
-                        (Some(isolation), Some(slot)) => {
-                            Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
-                        }
-                        _ => None,
-                    };
-                    let judged = judge_sample(config, *target, item / count, worker);
-                    if send.send((t, item / count, judged)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        for (t, index, judged) in receive {
-            let Some(target) = merged.get_mut(t) else {
-                continue;
+    schedule::run(
+        &plan,
+        || -> Vec<Option<Worker<'_>>> { targets.iter().map(|_| None).collect() },
+        |workers, t, indices| {
+            let Some(&target) = targets.get(t) else {
+                return Vec::new();
             };
-            target.take(index, judged, limit);
-            if target.finished {
-                if let Some(d) = done.get(t) {
-                    d.store(true, Ordering::Relaxed);
+            let mut worker = match (&config.isolation, workers.get_mut(t)) {
+                (Some(isolation), Some(slot)) => {
+                    Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
                 }
-            }
-            bar.set_position(match budget {
-                Budget::Seconds(_) => started.elapsed().as_millis() as u64,
-                Budget::Cases(n) => merged.iter().map(|m| m.cases.min(n)).sum(),
-            });
+                _ => None,
+            };
+            indices
+                .iter()
+                .map(|&index| judge_sample(config, target, index, worker.as_deref_mut()))
+                .collect()
+        },
+        |t, local, judged| {
+            let Some(target) = merged.get_mut(t) else {
+                return true;
+            };
+            target.take(local, judged, limit);
+            let finished = target.finished;
+            let done = match limit {
+                Some(n) => merged.iter().map(|m| m.cases.min(n)).sum(),
+                None => 0,
+            };
             let failing: u64 = merged
                 .iter()
                 .flat_map(|m| &m.tallies)
                 .map(|t| t.cases - t.as_owed)
                 .sum();
-            if failing > 0 {
-                bar.set_message(format!("{} jobs, {failing} failing", config.jobs.max(1)));
-            }
-        }
-    });
-    bar.finish_and_clear();
+            progress.show(done, failing);
+            finished
+        },
+    );
+    merged
+}
 
+/// One packet target's merged results, before its failures are shrunk.
+pub(crate) struct Results {
+    /// Per class slot.
+    pub tallies: Vec<Tally>,
+    /// Samples merged.
+    pub samples: u64,
+    /// Failing cases kept: (class slot, failure).
+    pub kept: Vec<(usize, Found)>,
+}
+
+/// The report of the packet targets from each one's merged results
+/// (tallies, samples, kept failures): failures shrunk and written.
+pub(crate) fn finish_packets(
+    config: &Config,
+    targets: &[&dyn Target],
+    merged: Vec<Results>,
+) -> Report {
+    let started = Instant::now();
     let mut report = Report {
         seed: config.seed,
         ..Report::default()
     };
-    for (target, merged) in targets.iter().zip(merged) {
-        report.samples += merged.samples;
-        for (class, tally) in config.classes.iter().zip(merged.tallies) {
+    for (
+        target,
+        Results {
+            tallies,
+            samples,
+            kept,
+        },
+    ) in targets.iter().zip(merged)
+    {
+        report.samples += samples;
+        for (class, tally) in config.classes.iter().zip(tallies) {
             if tally.cases > 0 {
                 if let Some(why) = target.known_cause(*class).filter(|_| !tally.clean()) {
                     report.known_causes.push((target.name(), *class, why));
@@ -657,7 +811,7 @@ fn run_packets(config: &Config, budget: Budget) -> Report {
             .isolation
             .as_ref()
             .map(|isolation| Worker::new(isolation, target.name()));
-        for (slot, case, outcome) in merged.kept {
+        for (slot, (_, case, outcome)) in kept {
             let class = config.classes.get(slot).copied().unwrap_or(case.class);
             let (case, outcome) = if config.shrink {
                 minimize(*target, worker.as_mut(), case, outcome)
@@ -689,27 +843,66 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
-fn progress_bar(config: &Config, budget: Budget) -> ProgressBar {
-    let (bar_len, style) = match budget {
-        Budget::Seconds(s) => (
-            (s * 1000.0) as u64,
-            "{msg:>15} [{bar:40}] {elapsed}/{duration} {pos}ms",
-        ),
-        Budget::Cases(n) => (
-            n * config.targets.len() as u64,
-            "{msg:>15} [{bar:40}] {pos}/{len} cases",
-        ),
-    };
-    let bar = if config.progress {
-        ProgressBar::new(bar_len)
-    } else {
-        ProgressBar::hidden()
-    };
-    if let Ok(style) = ProgressStyle::with_template(style) {
-        bar.set_style(style.progress_chars("=> "));
+/// The campaign's one progress line, for packets and conversations: cases
+/// judged out of the budget, or the time spent; and how many failed.
+struct Progress {
+    bar: ProgressBar,
+    started: Instant,
+    in_cases: bool,
+    jobs: usize,
+    /// The last counts shown: (judged, failing).
+    shown: std::cell::Cell<(u64, u64)>,
+}
+
+impl Progress {
+    fn new(config: &Config) -> Self {
+        let units = (config.targets.len() + config.endpoints.len()) as u64;
+        let (len, style) = match config.budget {
+            Budget::Seconds(s) => (
+                (s * 1000.0) as u64,
+                "{msg:>15} [{bar:40}] {elapsed}/{duration} {pos}ms",
+            ),
+            Budget::Cases(n) => (
+                n.saturating_mul(units),
+                "{msg:>15} [{bar:40}] {pos}/{len} cases",
+            ),
+        };
+        let bar = if config.progress {
+            ProgressBar::new(len)
+        } else {
+            ProgressBar::hidden()
+        };
+        if let Ok(style) = ProgressStyle::with_template(style) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(format!("{} jobs", config.jobs.max(1)));
+        Self {
+            bar,
+            started: Instant::now(),
+            in_cases: matches!(config.budget, Budget::Cases(_)),
+            jobs: config.jobs.max(1),
+            shown: std::cell::Cell::new((0, 0)),
+        }
     }
-    bar.set_message(format!("{} jobs", config.jobs.max(1)));
-    bar
+
+    /// Shows `judged` cases so far (under a budget in cases) and `failing`.
+    fn show(&self, judged: u64, failing: u64) {
+        let (_, failing_before) = self.shown.replace((judged, failing));
+        self.bar.set_position(if self.in_cases {
+            judged
+        } else {
+            self.started.elapsed().as_millis() as u64
+        });
+        if failing != failing_before {
+            self.bar
+                .set_message(format!("{} jobs, {failing} failing", self.jobs));
+        }
+    }
+
+    /// The last counts shown: (judged, failing).
+    fn done(&self) -> (u64, u64) {
+        self.shown.get()
+    }
 }
 
 #[cfg(test)]

@@ -20,14 +20,14 @@
 //! `campaign`, `replay`, `decode`, `inspect`, `seed-corpus` and `targets`
 //! then work on those targets exactly as on the built-in ones.
 
-use crate::campaign::{self, Budget, Config};
+use crate::campaign::{self, Budget, Config, Shard};
 use crate::corpus;
 use crate::files::{read_input, Stored};
 use crate::flood;
 use crate::mutate::Class;
 use crate::replay::{files_under, replay, replayed, target_for_path, Replayed, Summary};
 use crate::report;
-use crate::scenario::campaign::replay_file;
+use crate::scenario::campaign::replay_file_in;
 use crate::scenario::record::EXTENSION;
 use crate::scenario::StateClass;
 use crate::target::{EndpointTarget, Inspection, Target, Verdict};
@@ -77,6 +77,22 @@ enum Command {
     ///   adversarial campaign --json campaign.json  # the table for machines
     #[command(verbatim_doc_comment)]
     Campaign(CampaignArgs),
+    /// Merges the shards of a campaign into the report of the whole.
+    ///
+    /// Each shard ran `campaign --shard I/N --json FILE` with the same
+    /// seed, budget, targets and classes, on any machine. The merge takes
+    /// the samples in order, cuts them where the whole campaign would have,
+    /// builds the failing cases again and shrinks and writes them: the
+    /// same table, JSON (but for times), page and exit code as the
+    /// campaign run whole. Exits 0 when every verdict was the one owed, 1
+    /// when one was not, 2 when the files are not every shard of one
+    /// campaign.
+    ///
+    /// Example:
+    ///   for i in 0 1 2; do adversarial campaign --cases 100000 --shard $i/3 --json shard-$i.json; done
+    ///   adversarial merge shard-*.json --json campaign.json --html campaign.html
+    #[command(verbatim_doc_comment)]
+    Merge(MergeArgs),
     /// Runs stored inputs and prints one verdict line each, then a summary.
     ///
     /// Files or directories (walked recursively). A .conversation.json file
@@ -237,6 +253,37 @@ struct CampaignArgs {
     /// runs out of memory, overflows its stack or hangs; each such case is
     /// then a verdict of its own (died, hung), shrunk and kept like any
     /// failure. In process is faster and survives panics alone.
+    #[arg(long)]
+    in_process: bool,
+    /// How long one case may run in a worker before it is killed and
+    /// counted as hung.
+    #[arg(long, default_value_t = 2000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    case_deadline_ms: u64,
+    /// Run only part I of N of the campaign (0/4 ... 3/4): the samples and
+    /// conversations whose number is I modulo N, with the same seed. Needs
+    /// --json, the file `merge` reads; failing cases are shrunk and
+    /// written by `merge`, not here.
+    #[arg(long, value_name = "I/N", requires = "json")]
+    shard: Option<Shard>,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' JSON files (`campaign --shard I/N --json FILE`), every
+    /// shard of one campaign once.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also write the whole campaign's results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Also write the whole campaign's HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Where shrunk failing inputs go, as for `campaign`.
+    #[arg(long, default_value = "corpus/crashes")]
+    crash_dir: PathBuf,
+    /// Judge and shrink the failing cases again in this process.
     #[arg(long)]
     in_process: bool,
     /// How long one case may run in a worker before it is killed and
@@ -480,6 +527,17 @@ fn finish_output((path, mut file): (&Path, std::fs::File), text: &str) -> Result
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Cases in worker processes of this binary, unless `in_process`.
+fn isolation(in_process: bool, deadline_ms: u64) -> Result<Option<Isolation>, String> {
+    if in_process {
+        return Ok(None);
+    }
+    let deadline = std::time::Duration::from_millis(deadline_ms);
+    Isolation::this_binary(&["__worker"], deadline)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> {
     let html = output_file(args.html.as_deref())?;
     let json = output_file(args.json.as_deref())?;
@@ -497,34 +555,52 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
     let budget = args
         .cases
         .map_or(Budget::Seconds(args.seconds), Budget::Cases);
-    let isolation = if args.in_process {
-        None
-    } else {
-        let deadline = std::time::Duration::from_millis(args.case_deadline_ms);
-        Some(Isolation::this_binary(&["__worker"], deadline).map_err(|e| e.to_string())?)
-    };
+    let shard = args.shard.unwrap_or_default();
     let config = Config {
-        isolation,
+        isolation: isolation(args.in_process, args.case_deadline_ms)?,
         targets,
         classes,
         endpoints,
         state_classes,
         seed: args.seed,
         budget,
-        crash_dir: Some(args.crash_dir),
+        // A shard's failures are shrunk and written by `merge`, which
+        // knows which of them the whole campaign keeps.
+        crash_dir: shard.is_whole().then_some(args.crash_dir),
         progress: !args.quiet,
-        shrink: true,
+        shrink: shard.is_whole(),
         jobs: args.jobs.unwrap_or_else(campaign::cores),
     };
-    let report = campaign::run(&config);
+    let (report, record) = campaign::run_shard(&config, shard);
     if let Some(why) = campaign::judged_nothing(&config, &report) {
         return Err(why);
     }
-    eprint!("{}", report::failures_text(&report));
-    print!("{}", report::campaign_table(&report, report::Listed::Above));
+    let mut document = report::campaign_json(&report);
+    if !shard.is_whole() {
+        eprintln!(
+            "shard {shard}: the table below is this part's; `merge` of every shard's --json gives the whole"
+        );
+        if let Some(object) = document.as_object_mut() {
+            object.insert("shard".into(), crate::shards::shard_json(&config, &record));
+        }
+    }
+    publish(&config, &report, &document, html, json)
+}
+
+/// Prints the report's failures and table, and writes its page and JSON
+/// when asked; whether it passed.
+fn publish(
+    config: &Config,
+    report: &campaign::Report,
+    document: &serde_json::Value,
+    html: Option<(&Path, std::fs::File)>,
+    json: Option<(&Path, std::fs::File)>,
+) -> Result<bool, String> {
+    eprint!("{}", report::failures_text(report));
+    print!("{}", report::campaign_table(report, report::Listed::Above));
     if let Some(output) = html {
         let settings = crate::page::Settings {
-            budget: match budget {
+            budget: match config.budget {
                 Budget::Seconds(s) => format!("{s} s"),
                 Budget::Cases(n) => format!("{n} cases per target"),
             } + &format!(", {} jobs", config.jobs),
@@ -537,17 +613,55 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
             command: std::env::args().collect::<Vec<_>>().join(" "),
             program: std::env::args().next().unwrap_or_else(program_name),
         };
-        let page = crate::page::campaign_html(&report, &settings, |failure| {
+        let page = crate::page::campaign_html(report, &settings, |failure| {
             crate::page::failure_picture(&config.targets, failure)
         });
         finish_output(output, &page)?;
     }
     if let Some(output) = json {
-        let text = serde_json::to_string_pretty(&report::campaign_json(&report))
-            .map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(document).map_err(|e| e.to_string())?;
         finish_output(output, &text)?;
     }
     Ok(report.passed())
+}
+
+fn run_merge(registry: Registry, args: &MergeArgs) -> Result<bool, String> {
+    let html = output_file(args.html.as_deref())?;
+    let json = output_file(args.json.as_deref())?;
+    let mut files = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let document: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        files.push(crate::shards::read(&document).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    crate::shards::check(&files)?;
+    let Some(plan) = files.first().map(|f| &f.plan) else {
+        return Err("no shard to merge".into());
+    };
+    let names: Vec<String> = plan
+        .targets
+        .iter()
+        .chain(&plan.endpoints)
+        .cloned()
+        .collect();
+    let (targets, endpoints) = registry.take_all(&names)?;
+    let config = Config {
+        isolation: isolation(args.in_process, args.case_deadline_ms)?,
+        targets,
+        classes: plan.classes.clone(),
+        endpoints,
+        state_classes: plan.state_classes.clone(),
+        seed: plan.seed,
+        budget: plan.budget,
+        crash_dir: Some(args.crash_dir.clone()),
+        progress: false,
+        shrink: true,
+        jobs: 1,
+    };
+    let report = crate::shards::merge(&config, &files)?;
+    let document = report::campaign_json(&report);
+    publish(&config, &report, &document, html, json)
 }
 
 fn run_replay(
@@ -579,7 +693,7 @@ fn run_replay(
     let endpoints = registry.all_endpoints();
     for file in files {
         if file.to_string_lossy().ends_with(EXTENSION) {
-            let (name, failure) = replay_file(&file, &endpoints, named)?;
+            let (name, failure) = replay_file_in(&file, &endpoints, named, isolation.as_ref())?;
             summary.files += 1;
             let verdict = match &failure {
                 None => "every datagram's verdict as owed, every promise kept".to_string(),
@@ -968,6 +1082,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
         .unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Campaign(args) => run_campaign(registry, args),
+        Command::Merge(args) => run_merge(registry, &args),
         Command::Replay {
             target,
             in_process,
@@ -984,10 +1099,21 @@ pub fn main_with(registry: Registry) -> ExitCode {
             update_golden,
         } => seed_corpus(&registry, &dir, count, seed, update_golden),
         Command::Flood(args) => run_flood(&registry, &args),
-        Command::Worker { target } => registry
-            .named(&target)
-            .and_then(|t| worker::serve(t).map_err(|e| e.to_string()))
+        Command::Worker { target } => match registry
+            .all_endpoints()
+            .into_iter()
+            .find(|e| e.name() == target)
+        {
+            Some(endpoint) => worker::serve_with(|input| {
+                crate::scenario::attempt::answer(endpoint, input).to_string()
+            })
+            .map_err(|e| e.to_string())
             .map(|()| true),
+            None => registry
+                .named(&target)
+                .and_then(|t| worker::serve(t).map_err(|e| e.to_string()))
+                .map(|()| true),
+        },
         Command::Targets => {
             let names = registry.targets.iter().map(|t| t.name());
             let width = names

@@ -233,3 +233,75 @@ impl crate::scenario::Connection for AcceptsReplays {
         crate::scenario::Connection::send_own(&mut self.0, first, payload, transmit)
     }
 }
+
+/// `link`'s endpoint, except that one refusal is replaced by a death that
+/// `catch_unwind` cannot catch: an abort where it refuses reserved bits, a
+/// stack overflow where it refuses an empty datagram, an allocation of 64
+/// TiB where it refuses a truncated header, an endless loop where it
+/// refuses a fragment prefix. Only a campaign that runs conversations in
+/// a worker process survives these, and counts each death as the
+/// conversation's failure.
+pub struct DyingEndpoint(pub Death, pub link::Endpoint);
+
+impl DyingEndpoint {
+    /// The fixture's name: `link-` and how it dies.
+    #[must_use]
+    pub const fn name(death: Death) -> &'static str {
+        match death {
+            Death::Abort => "link-aborts",
+            Death::StackOverflow => "link-overflows-stack",
+            Death::Hang => "link-hangs",
+            Death::OutOfMemory => "link-runs-out-of-memory",
+        }
+    }
+}
+
+impl crate::scenario::Connection for DyingEndpoint {
+    fn receive(
+        &mut self,
+        datagram: &[u8],
+        deliver: &mut dyn FnMut(u16, &[u8]),
+    ) -> Result<(), &'static str> {
+        let verdict = crate::scenario::Connection::receive(&mut self.1, datagram, deliver);
+        match (self.0, verdict) {
+            (Death::Abort, Err("reserved-bits")) => std::process::abort(),
+            (Death::StackOverflow, Err("empty")) => {
+                std::hint::black_box(recurse(0));
+            }
+            (Death::OutOfMemory, Err("too-short")) => {
+                std::hint::black_box(vec![0u8; 1 << 46]);
+            }
+            (Death::Hang, Err("fragment-prefix")) => loop {
+                std::hint::spin_loop();
+                std::hint::black_box(datagram);
+            },
+            _ => {}
+        }
+        verdict
+    }
+
+    fn refused(&self, cause: &str) -> u64 {
+        crate::scenario::Connection::refused(&self.1, cause)
+    }
+
+    fn take_acks(&mut self) -> Vec<u16> {
+        crate::scenario::Connection::take_acks(&mut self.1)
+    }
+
+    fn memory_bound(&self) -> usize {
+        self.1.memory_bound()
+    }
+
+    fn expect_peer_from(&mut self, sequence: u16) {
+        self.1.expect_peer_from(sequence);
+    }
+
+    fn send_own(
+        &mut self,
+        first: u16,
+        payload: &[u8],
+        transmit: &mut dyn FnMut(&[u8]),
+    ) -> Option<u16> {
+        crate::scenario::Connection::send_own(&mut self.1, first, payload, transmit)
+    }
+}

@@ -37,6 +37,8 @@ pub mod rebuild;
 pub mod replay;
 pub mod report;
 pub mod scenario;
+pub mod schedule;
+pub mod shards;
 pub mod shrink;
 pub mod target;
 pub mod targets;

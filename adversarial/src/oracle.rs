@@ -45,6 +45,22 @@ impl Outcome {
     pub const fn is_failure(&self) -> bool {
         !matches!(self, Self::AsOwed)
     }
+
+    /// The outcome's kind, as the campaign's JSON names its column.
+    #[must_use]
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Self::AsOwed => "as_owed",
+            Self::OtherError(_) => "other_error",
+            Self::Accepted => "accepted",
+            Self::NonCanonical(_) => "non_canonical",
+            Self::Panicked(_) => "panics",
+            Self::OverAllocated { .. } => "over_allocated",
+            Self::Aborted(_) => "aborted",
+            Self::OutOfMemory(_) => "out_of_memory",
+            Self::TimedOut(_) => "timed_out",
+        }
+    }
 }
 
 /// Decodes `bytes` under `catch_unwind`; a panic becomes `Err(message)`.

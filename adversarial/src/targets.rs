@@ -68,14 +68,31 @@ pub fn endpoints() -> Vec<Box<dyn EndpointTarget>> {
 /// Deliberately broken endpoints, named on the command line only.
 #[must_use]
 pub fn endpoint_fixtures() -> Vec<Box<dyn EndpointTarget>> {
-    vec![Box::new(
+    use crate::fixtures::{Death, DyingEndpoint};
+    let mut fixtures: Vec<Box<dyn EndpointTarget>> = vec![Box::new(
         endpoint(
             "link-accepts-replays",
             crate::scenario::config(),
             |config| crate::fixtures::AcceptsReplays(link_endpoint(config)),
         )
         .about("link's endpoint with its duplicate check forgotten (fixture)"),
-    )]
+    )];
+    for death in [
+        Death::Abort,
+        Death::StackOverflow,
+        Death::OutOfMemory,
+        Death::Hang,
+    ] {
+        fixtures.push(Box::new(
+            endpoint(
+                DyingEndpoint::name(death),
+                crate::scenario::config(),
+                move |config| DyingEndpoint(death, link_endpoint(config)),
+            )
+            .about("link's endpoint with one refusal replaced by a death (fixture)"),
+        ));
+    }
+    fixtures
 }
 
 /// `link`'s endpoint for `config`, which the scenarios' configuration is.

@@ -4,17 +4,23 @@
 //!
 //! The worker is the campaign's own binary started again with a hidden
 //! command (`adversarial::cli` uses `__worker --target NAME`): it reads
-//! inputs from standard input, runs [`observe`] on each, and answers on
-//! standard output, flushing after every case. When it dies or misses the
-//! per-case deadline, the parent knows the case that did it, records it
-//! ([`Observation::Died`] with the exit status and the end of the worker's
-//! standard error, or [`Observation::TimedOut`]), starts a fresh worker and
-//! goes on: the way libFuzzer's `-fork` mode survives its targets.
+//! inputs from standard input, runs [`observe`] on each (or a
+//! conversation, for an endpoint target), and answers on standard output.
+//! The parent sends a batch in one write; the worker holds its answers
+//! back until its input runs dry (or for at most 20 ms), so a batch costs
+//! a few system calls, not a few per case. When the worker dies or misses
+//! the per-case deadline, the first input it left unanswered runs again
+//! alone in a fresh worker: if that one dies or hangs too, it is the
+//! case that did it ([`Observation::Died`] with the exit status and the
+//! end of the worker's standard error, or [`Observation::TimedOut`]);
+//! either way the rest go to a fresh worker: the way libFuzzer's `-fork`
+//! mode survives its targets.
 //!
 //! Parent to worker: each input as a 4-byte little-endian length and the
 //! bytes. Worker to parent: one line per input, `@adversarial ` and a JSON
-//! object; any other line on standard output (the codec under attack may
-//! print) is ignored.
+//! object (an accepted input that writes back to itself says `"same"`
+//! rather than the bytes); any other line on standard output (the codec
+//! under attack may print) is ignored.
 
 use crate::oracle::{observe, Observation};
 use crate::target::{Refusal, Target, Verdict};
@@ -23,10 +29,13 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What starts every answer line.
 const PREFIX: &str = "@adversarial ";
+
+/// The longest a worker holds an answer back while more input waits.
+const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
 /// The most of a dead worker's standard error kept to say how it died.
 const STDERR_TAIL: usize = 2048;
@@ -65,13 +74,41 @@ pub struct Worker<'a> {
     isolation: &'a Isolation,
     target: String,
     running: Option<Running>,
+    traffic: Traffic,
+}
+
+/// What went between a parent and its worker processes: the costs per
+/// case that are neither the harness's work nor the reader's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Inputs sent.
+    pub inputs: u64,
+    /// Bytes sent, lengths included.
+    pub bytes_out: u64,
+    /// Writes to the workers' input (one per batch).
+    pub writes: u64,
+    /// Bytes of answer lines received.
+    pub bytes_back: u64,
+    /// Worker processes started.
+    pub started: u64,
 }
 
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    answers: Receiver<Observation>,
+    answers: Receiver<Vec<(usize, String)>>,
     stderr: JoinHandle<Vec<u8>>,
+}
+
+/// What a worker made of one input: its answer, or how it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// The worker's answer: the JSON after the prefix of its line.
+    Said(String),
+    /// The worker died on this input; the words say how.
+    Died(String),
+    /// No answer within the deadline; the worker was killed.
+    TimedOut(Duration),
 }
 
 impl<'a> Worker<'a> {
@@ -82,6 +119,7 @@ impl<'a> Worker<'a> {
             isolation,
             target: target.to_string(),
             running: None,
+            traffic: Traffic::default(),
         }
     }
 
@@ -107,16 +145,22 @@ impl<'a> Worker<'a> {
             .ok_or_else(|| io::Error::other("no stderr"))?;
         let (send, answers) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let Some(answer) = line.strip_prefix(PREFIX) else {
-                    continue;
-                };
-                let observation = serde_json::from_str(answer)
-                    .ok()
-                    .and_then(|v: Value| from_json(&v))
-                    .unwrap_or_else(|| Observation::Died(format!("garbled answer: {answer}")));
-                if send.send(observation).is_err() {
+            // Answers are handed on in chunks, when no more are waiting in
+            // the pipe: one wake-up of the parent per chunk, not per case.
+            let mut reader = BufReader::with_capacity(1 << 16, stdout);
+            let mut chunk = Vec::new();
+            let mut line = String::new();
+            loop {
+                line.clear();
+                let ended = !matches!(reader.read_line(&mut line), Ok(n) if n > 0);
+                if let Some(answer) = line.trim_end().strip_prefix(PREFIX) {
+                    chunk.push((line.len(), answer.to_string()));
+                }
+                let dry = ended || reader.buffer().is_empty();
+                if dry && !chunk.is_empty() && send.send(std::mem::take(&mut chunk)).is_err() {
+                    break;
+                }
+                if ended {
                     break;
                 }
             }
@@ -149,6 +193,12 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// What has gone between this parent and its worker processes so far.
+    #[must_use]
+    pub const fn traffic(&self) -> Traffic {
+        self.traffic
+    }
+
     /// Runs the target on `bytes` in the worker, starting one when none is
     /// running, and replacing it when it dies or hangs.
     pub fn observe(&mut self, bytes: &[u8]) -> Observation {
@@ -162,49 +212,89 @@ impl<'a> Worker<'a> {
     /// observation of the input that caused it; the inputs after it go to
     /// a fresh worker.
     pub fn observe_all(&mut self, inputs: &[&[u8]]) -> Vec<Observation> {
-        let mut observations = Vec::with_capacity(inputs.len());
-        while observations.len() < inputs.len() {
-            let pending = inputs.get(observations.len()..).unwrap_or_default();
-            let mut running = match self.running.take() {
-                Some(running) => running,
-                None => match self.start() {
-                    Ok(running) => running,
-                    Err(e) => {
-                        let how = format!("could not start a worker: {e}");
-                        observations.resize(inputs.len(), Observation::Died(how));
-                        break;
-                    }
-                },
+        self.ask_all(inputs)
+            .into_iter()
+            .zip(inputs)
+            .map(|(answer, input)| match answer {
+                Answer::Said(line) => from_line(&line, input)
+                    .unwrap_or_else(|| Observation::Died(format!("garbled answer: {line}"))),
+                Answer::Died(how) => Observation::Died(how),
+                Answer::TimedOut(after) => Observation::TimedOut(after),
+            })
+            .collect()
+    }
+
+    /// Sends each input in turn to the worker, in one batch; one answer per
+    /// input, in order. A death or a hang is the answer to the input that
+    /// caused it; the inputs after it go to a fresh worker.
+    pub fn ask_all(&mut self, inputs: &[&[u8]]) -> Vec<Answer> {
+        let mut answers = Vec::with_capacity(inputs.len());
+        while let Some(pending) = inputs.get(answers.len()..).filter(|p| !p.is_empty()) {
+            let before = answers.len();
+            let Err(ended) = self.exchange(pending, &mut answers) else {
+                continue;
             };
-            let sent = pending.iter().try_for_each(|bytes| {
-                let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
-                running.stdin.write_all(&len.to_le_bytes())?;
-                running.stdin.write_all(bytes)
-            });
-            let _ = sent.and_then(|()| running.stdin.flush());
-            let mut ended = None;
-            for _ in pending {
-                match running.answers.recv_timeout(self.isolation.deadline) {
-                    Ok(observation) => observations.push(observation),
-                    Err(why) => {
-                        ended = Some(why);
-                        break;
-                    }
-                }
-            }
-            match ended {
-                None => self.running = Some(running),
-                Some(RecvTimeoutError::Timeout) => {
-                    let _ = running.child.kill();
-                    let _ = running.child.wait();
-                    observations.push(Observation::TimedOut(self.isolation.deadline));
-                }
-                Some(RecvTimeoutError::Disconnected) => {
-                    observations.push(Observation::Died(death(running)));
-                }
+            let suspect = pending.get(answers.len() - before);
+            let (Some(suspect), false) = (suspect, pending.len() == 1) else {
+                answers.push(ended);
+                continue;
+            };
+            // The worker holds answers back until its input runs dry, so
+            // the first input unanswered is not known to be the one that
+            // ended it: it runs alone in a fresh worker before it is blamed.
+            if let Err(ended) = self.exchange(&[*suspect], &mut answers) {
+                answers.push(ended);
             }
         }
-        observations
+        answers
+    }
+
+    /// Sends `pending` to the worker (started if none runs) in one write
+    /// and pushes its answers onto `answers`; `Err` with how it ended when
+    /// it died, hung or could not start before answering them all (the
+    /// worker is then gone).
+    fn exchange(&mut self, pending: &[&[u8]], answers: &mut Vec<Answer>) -> Result<(), Answer> {
+        let mut running = match self.running.take() {
+            Some(running) => running,
+            None => {
+                self.traffic.started += 1;
+                self.start()
+                    .map_err(|e| Answer::Died(format!("could not start a worker: {e}")))?
+            }
+        };
+        let mut batch = Vec::with_capacity(pending.iter().map(|b| b.len() + 4).sum());
+        for bytes in pending {
+            let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+            batch.extend_from_slice(&len.to_le_bytes());
+            batch.extend_from_slice(bytes);
+        }
+        let _ = running
+            .stdin
+            .write_all(&batch)
+            .and_then(|()| running.stdin.flush());
+        self.traffic.inputs += pending.len() as u64;
+        self.traffic.bytes_out += batch.len() as u64;
+        self.traffic.writes += 1;
+        let mut answered = 0;
+        while answered < pending.len() {
+            match running.answers.recv_timeout(self.isolation.deadline) {
+                Ok(chunk) => {
+                    for (len, said) in chunk {
+                        self.traffic.bytes_back += len as u64;
+                        answers.push(Answer::Said(said));
+                        answered += 1;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = running.child.kill();
+                    let _ = running.child.wait();
+                    return Err(Answer::TimedOut(self.isolation.deadline));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Answer::Died(death(running))),
+            }
+        }
+        self.running = Some(running);
+        Ok(())
     }
 }
 
@@ -269,50 +359,64 @@ fn describe(status: std::process::ExitStatus) -> String {
     format!("exited: {status}")
 }
 
-fn to_json(observation: &Observation) -> Value {
-    match observation {
-        Observation::Panicked(message) => json!({ "panic": message }),
-        Observation::Died(how) => json!({ "died": how }),
-        Observation::TimedOut(after) => json!({ "timed_out_ms": after.as_millis() as u64 }),
+/// A packet reader's answer: a JSON array whose first item names it
+/// (arrays cost the parent less to read than objects, per case).
+fn to_line(observation: &Observation, input: &[u8]) -> String {
+    let line = match observation {
+        Observation::Panicked(message) => serde_json::to_string(&("panic", message)),
+        Observation::Died(how) => serde_json::to_string(&("died", how)),
+        Observation::TimedOut(after) => {
+            let ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+            serde_json::to_string(&("timed_out_ms", ms))
+        }
         Observation::Read { peak, verdict } => match verdict {
-            Verdict::Accepted { reencoded } => json!({
-                "peak": peak,
-                "reencoded": reencoded.as_ref().ok().map(|b| crate::digest::hex(b)),
-                "encode_error": reencoded.as_ref().err(),
-            }),
-            Verdict::Refused(refusal) => json!({
-                "peak": peak,
-                "refused": { "cause": refusal.cause, "at": refusal.at, "message": refusal.message },
-            }),
+            // Most accepted inputs write back to themselves: one word.
+            Verdict::Accepted {
+                reencoded: Ok(again),
+            } if again == input => serde_json::to_string(&("same", peak)),
+            Verdict::Accepted {
+                reencoded: Ok(again),
+            } => serde_json::to_string(&("accepted", peak, crate::digest::hex(again))),
+            Verdict::Accepted {
+                reencoded: Err(why),
+            } => serde_json::to_string(&("unencodable", peak, why)),
+            Verdict::Refused(refusal) => serde_json::to_string(&(
+                "refused",
+                peak,
+                &refusal.cause,
+                refusal.at,
+                &refusal.message,
+            )),
         },
-    }
+    };
+    line.unwrap_or_else(|e| json!(["died", format!("unwritable answer: {e}")]).to_string())
 }
 
-fn from_json(value: &Value) -> Option<Observation> {
-    if let Some(message) = value.get("panic") {
-        return Some(Observation::Panicked(message.as_str()?.to_string()));
-    }
-    if let Some(how) = value.get("died") {
-        return Some(Observation::Died(how.as_str()?.to_string()));
-    }
-    if let Some(ms) = value.get("timed_out_ms") {
-        return Some(Observation::TimedOut(Duration::from_millis(ms.as_u64()?)));
-    }
-    let peak = usize::try_from(value.get("peak")?.as_u64()?).ok()?;
-    let verdict = if let Some(refused) = value.get("refused") {
-        Verdict::Refused(Refusal {
-            cause: refused.get("cause")?.as_str()?.to_string(),
-            at: refused.get("at")?.as_u64(),
-            message: refused.get("message")?.as_str()?.to_string(),
-        })
-    } else {
-        let reencoded = match value.get("reencoded").and_then(Value::as_str) {
-            Some(hex) => Ok(crate::digest::unhex(hex)?),
-            None => Err(value.get("encode_error")?.as_str()?.to_string()),
-        };
-        Verdict::Accepted { reencoded }
+/// The observation a [`to_line`] answer for `input` holds.
+fn from_line(line: &str, input: &[u8]) -> Option<Observation> {
+    let fields: Vec<Value> = serde_json::from_str(line).ok()?;
+    let text = |i: usize| fields.get(i).and_then(Value::as_str).map(str::to_string);
+    let number = |i: usize| fields.get(i).and_then(Value::as_u64);
+    let peak = || usize::try_from(number(1)?).ok();
+    let accepted = |reencoded| Verdict::Accepted { reencoded };
+    let verdict = match fields.first()?.as_str()? {
+        "panic" => return Some(Observation::Panicked(text(1)?)),
+        "died" => return Some(Observation::Died(text(1)?)),
+        "timed_out_ms" => return Some(Observation::TimedOut(Duration::from_millis(number(1)?))),
+        "same" => accepted(Ok(input.to_vec())),
+        "accepted" => accepted(Ok(crate::digest::unhex(&text(2)?)?)),
+        "unencodable" => accepted(Err(text(2)?)),
+        "refused" => Verdict::Refused(Refusal {
+            cause: text(2)?,
+            at: number(3),
+            message: text(4)?,
+        }),
+        _ => return None,
     };
-    Some(Observation::Read { peak, verdict })
+    Some(Observation::Read {
+        peak: peak()?,
+        verdict,
+    })
 }
 
 /// The worker's side: reads inputs from standard input until it closes,
@@ -322,21 +426,37 @@ fn from_json(value: &Value) -> Option<Observation> {
 ///
 /// When standard input or output fails.
 pub fn serve(target: &dyn Target) -> io::Result<()> {
+    serve_with(|bytes| to_line(&observe(target, bytes), bytes))
+}
+
+/// The worker's side for any kind of work: reads inputs from standard
+/// input until it closes, and answers each with `answer` of it.
+///
+/// # Errors
+///
+/// When standard input or output fails.
+pub fn serve_with(mut answer: impl FnMut(&[u8]) -> String) -> io::Result<()> {
     // Caught panics are answers; the default hook would also print them.
     std::panic::set_hook(Box::new(|_| {}));
-    let mut input = io::stdin().lock();
-    let mut output = io::stdout().lock();
+    let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut output = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut flushed = Instant::now();
     let mut len = [0u8; 4];
     loop {
         match input.read_exact(&mut len) {
             Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return output.flush(),
             Err(e) => return Err(e),
         }
         let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
         input.read_exact(&mut bytes)?;
-        let answer = to_json(&observe(target, &bytes));
-        writeln!(output, "{PREFIX}{answer}")?;
-        output.flush()?;
+        let said = answer(&bytes);
+        writeln!(output, "{PREFIX}{said}")?;
+        // Answers go out when the input runs dry (the parent is waiting)
+        // or every FLUSH_EVERY, not one write per answer.
+        if input.buffer().is_empty() || flushed.elapsed() >= FLUSH_EVERY {
+            output.flush()?;
+            flushed = Instant::now();
+        }
     }
 }

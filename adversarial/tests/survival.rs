@@ -12,8 +12,12 @@ fn adversarial() -> Command {
     Command::new(env!("CARGO_BIN_EXE_adversarial"))
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("adversarial-survival-{}", std::process::id()));
+/// A fresh folder of this test's own (the tests run in parallel).
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "adversarial-survival-{test}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -32,7 +36,7 @@ fn tally<'a>(json: &'a Value, target: &str, class: &str) -> &'a Value {
 
 #[test]
 fn a_campaign_outlives_aborts_stack_overflows_out_of_memory_and_hangs() {
-    let dir = scratch();
+    let dir = scratch("readers");
     let json_path = dir.join("campaign.json");
     let output = adversarial()
         .args([
@@ -109,5 +113,110 @@ fn a_campaign_outlives_aborts_stack_overflows_out_of_memory_and_hangs() {
         .find(|f| f["target"] == "overflows-stack")
         .unwrap();
     assert_eq!(overflow["bytes"], "");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The row of `endpoint` and `class` among a campaign's conversations.
+fn conversation_row<'a>(json: &'a Value, endpoint: &str, class: &str) -> &'a Value {
+    json["conversations"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["endpoint"] == endpoint && r["class"] == class)
+        .unwrap_or_else(|| panic!("no row for {endpoint} / {class}"))
+}
+
+#[test]
+fn a_campaign_outlives_endpoints_that_abort_overflow_their_stack_or_run_out_of_memory() {
+    let dir = scratch("endpoints");
+    let json_path = dir.join("campaign.json");
+    let dying = [
+        ("link-aborts", "reserved-bits", "died", "SIGABRT"),
+        (
+            "link-overflows-stack",
+            "empty-datagram",
+            "died",
+            "overflowed its stack",
+        ),
+        (
+            "link-runs-out-of-memory",
+            "truncated-header",
+            "out of memory",
+            "memory allocation of",
+        ),
+        ("link-hangs", "fragment-prefix", "hung", "no answer within"),
+    ];
+    let mut command = adversarial();
+    command.args([
+        "campaign",
+        "--quiet",
+        "--cases",
+        "84",
+        "--case-deadline-ms",
+        "300",
+    ]);
+    // Healthy targets before and after the dying ones: each runs to its end.
+    command.args(["--target", "packets", "--target", "link"]);
+    for (endpoint, ..) in dying {
+        command.args(["--target", endpoint]);
+    }
+    command.args(["--target", "save"]);
+    let output = command
+        .arg("--crash-dir")
+        .arg(dir.join("crashes"))
+        .arg("--json")
+        .arg(&json_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let json: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+
+    // Every conversation of every endpoint ran: 84 each, 4 of each class.
+    let rows = json["conversations"]["rows"].as_array().unwrap();
+    for endpoint in ["link"].into_iter().chain(dying.map(|d| d.0)) {
+        let cases: u64 = rows
+            .iter()
+            .filter(|r| r["endpoint"] == endpoint)
+            .map(|r| r["cases"].as_u64().unwrap())
+            .sum();
+        assert!(cases >= 80, "{endpoint}: {cases} conversations");
+    }
+    for row in rows.iter().filter(|r| r["endpoint"] == "link") {
+        assert_eq!(row["as_owed"], row["cases"], "{row}");
+    }
+    for target in ["packets", "save"] {
+        let cases: u64 = json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["target"] == target)
+            .map(|r| r["tally"]["cases"].as_u64().unwrap())
+            .sum();
+        assert!(cases >= 84, "{target}: {cases} cases");
+    }
+    let kept = json["conversations"]["failures"].as_array().unwrap();
+    for (endpoint, class, kind, words) in dying {
+        let row = conversation_row(&json, endpoint, class);
+        let count = row["broken"][kind].as_u64().unwrap();
+        assert!(count > 0, "{endpoint} / {class}: {row}");
+        assert_eq!(count, row["cases"].as_u64().unwrap(), "{row}");
+        // Its other classes ran as owed, after the deaths.
+        let other = conversation_row(&json, endpoint, "loss-across-wrap");
+        assert_eq!(other["as_owed"], other["cases"], "{endpoint}: {other}");
+        // Kept, shrunk, written, and replayed in a worker as the same failure.
+        let failure = kept
+            .iter()
+            .find(|f| f["endpoint"] == endpoint && f["broken"] == kind)
+            .unwrap_or_else(|| panic!("no failure kept for {endpoint}: {kept:?}"));
+        assert!(
+            failure["what"].as_str().unwrap().contains(words),
+            "{failure}"
+        );
+        let file = failure["file"].as_str().expect("written");
+        let replay = adversarial().args(["replay", file]).output().unwrap();
+        assert_eq!(replay.status.code(), Some(1), "{endpoint}: {replay:?}");
+        let said = String::from_utf8_lossy(&replay.stdout);
+        assert!(said.contains(&format!("FAIL {kind}")), "{said}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

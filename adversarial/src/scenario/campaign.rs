@@ -6,24 +6,18 @@
 //! it was built from, while the same promise still breaks, to the fewest
 //! datagrams) and written as a file that `replay` runs again.
 
+pub use super::attempt::attempt;
+use super::attempt::{attempt_in, by_index, by_record, entropy, judged, outcome};
 use super::record::{self, EXTENSION};
-use super::{run, scenario, Broken, Connection, Failure, Scenario, StateClass};
-use crate::alloc::allocated_during;
+use super::{Broken, Failure, Scenario, StateClass};
 use crate::digest::fingerprint;
-use crate::draw::case_rng;
-use crate::panics::{caught, panic_message};
+use crate::schedule::{self, Plan, Shard};
 use crate::shrink::shrink_within;
 use crate::target::EndpointTarget;
-use arbitrary::Unstructured;
-use rand::RngCore;
+use crate::worker::{Isolation, Worker};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Bytes of randomness behind each conversation.
-const ENTROPY_BYTES: usize = 8192;
 
 /// Candidate inputs one shrink tries.
 const SHRINK_TRIES: usize = 600;
@@ -47,6 +41,12 @@ pub struct Settings<'a> {
     pub shrink: bool,
     /// Whether to draw a progress bar on standard error.
     pub progress: bool,
+    /// Run every conversation in a worker process (see
+    /// [`crate::worker`]), so that an endpoint that aborts, runs out of
+    /// memory, overflows its stack or hangs fails its conversation and the
+    /// campaign goes on; `None` runs them in this process, under
+    /// `catch_unwind` only.
+    pub isolation: Option<&'a Isolation>,
 }
 
 /// Counts for one endpoint target and class.
@@ -118,129 +118,182 @@ impl Report {
     }
 }
 
-/// The conversation built from `entropy` for `class`, and what `target`
-/// made of it (a panic caught as [`Broken::Panicked`]); `None` when
-/// `entropy` builds none.
-pub fn attempt(
-    target: &dyn EndpointTarget,
-    class: StateClass,
-    entropy: &[u8],
-) -> Option<(Scenario, Result<(), Failure>)> {
-    let scenario = scenario(class, &target.config(), &mut Unstructured::new(entropy)).ok()?;
-    let outcome = caught(|| {
-        let (mut connection, made) = fresh(target);
-        run(connection.as_mut(), made, &scenario)
-    })
-    .unwrap_or_else(|payload| Err(panicked(&scenario, payload.as_ref())));
-    Some((scenario, outcome))
+/// One endpoint target's results: what a shard's file keeps of them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Merged {
+    /// Per class slot.
+    pub tallies: BTreeMap<usize, Tally>,
+    /// The lowest failing index of each class slot and kind.
+    pub first: BTreeMap<(usize, Broken), u64>,
 }
 
-/// A fresh endpoint of `target`, and the bytes making it allocated, but
-/// for the box the harness holds it in: the bound is on the endpoint's own
-/// memory.
-fn fresh(target: &dyn EndpointTarget) -> (Box<dyn Connection>, usize) {
-    let (connection, made) = allocated_during(|| target.make());
-    let boxed = std::mem::size_of_val(connection.as_ref());
-    (connection, made.bytes.saturating_sub(boxed))
-}
-
-/// The failure of an endpoint that panicked in `scenario`.
-fn panicked(scenario: &Scenario, payload: &(dyn std::any::Any + Send)) -> Failure {
-    Failure {
-        class: scenario.class,
-        step: scenario.datagrams.len(),
-        kind: Broken::Panicked,
-        what: format!("panicked: {}", panic_message(payload)),
+impl Merged {
+    /// Adds `other`'s conversations (another shard's) to these.
+    pub(crate) fn merge(&mut self, other: &Self) {
+        for (slot, tally) in &other.tallies {
+            let mine = self.tallies.entry(*slot).or_default();
+            mine.cases += tally.cases;
+            mine.as_owed += tally.as_owed;
+            mine.elapsed += tally.elapsed;
+            for (kind, n) in &tally.broken {
+                *mine.broken.entry(*kind).or_default() += n;
+            }
+        }
+        for (key, index) in &other.first {
+            let first = self.first.entry(*key).or_insert(*index);
+            *first = (*first).min(*index);
+        }
     }
 }
 
-/// The randomness behind case `index` of `target`.
-fn entropy(seed: u64, target: &str, index: u64) -> Vec<u8> {
-    let mut bytes = vec![0u8; ENTROPY_BYTES];
-    case_rng(seed, target, index).fill_bytes(&mut bytes);
-    bytes
-}
-
-/// One target's results so far.
-#[derive(Default)]
-struct Merged {
-    tallies: BTreeMap<usize, Tally>,
-    /// The lowest failing index of each class slot and kind.
-    first: BTreeMap<(usize, Broken), u64>,
-}
+/// Conversations handed from a job to the merge at once: one claim of the
+/// shared counter and one message per batch.
+const BATCH: u64 = 32;
 
 /// Runs the scenarios of `settings.classes` against every target.
 #[must_use]
 pub fn run_all(targets: &[&dyn EndpointTarget], settings: &Settings<'_>) -> Report {
-    let classes = settings.classes.len().max(1) as u64;
-    let count = targets.len() as u64;
-    let next = AtomicU64::new(0);
-    let merged: Vec<Mutex<Merged>> = targets.iter().map(|_| Mutex::default()).collect();
-    // A time budget still runs one case of every class for every target.
-    let first_round = classes * count;
-    let bar = progress_bar(settings, count);
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.max(1) {
-            scope.spawn(|| loop {
-                let item = next.fetch_add(1, Ordering::Relaxed);
-                let (t, index) = ((item % count.max(1)) as usize, item / count.max(1));
-                let over = match (settings.cases, settings.until) {
-                    (Some(n), _) => index >= n,
-                    (None, Some(until)) => item >= first_round && Instant::now() >= until,
-                    (None, None) => true,
-                };
-                let Some(target) = targets.get(t) else { break };
-                if over {
-                    break;
-                }
-                let slot = (index % classes) as usize;
-                let Some(&class) = settings.classes.get(slot) else {
-                    break;
-                };
-                let started = Instant::now();
-                let tried = attempt(
-                    *target,
-                    class,
-                    &entropy(settings.seed, target.name(), index),
-                );
-                bar.inc(1);
-                let Some((_, outcome)) = tried else { continue };
-                let Some(cell) = merged.get(t) else { break };
-                let mut merged = cell
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let tally = merged.tallies.entry(slot).or_default();
-                tally.cases += 1;
-                tally.elapsed += started.elapsed();
-                match outcome {
-                    Ok(()) => tally.as_owed += 1,
-                    Err(failure) => {
-                        *tally.broken.entry(failure.kind).or_default() += 1;
-                        let first = merged.first.entry((slot, failure.kind)).or_insert(index);
-                        *first = (*first).min(index);
-                    }
-                }
-            });
-        }
+    let bar = progress_bar(settings, targets.len() as u64);
+    let merged = run_part(targets, settings, Shard::WHOLE, &|judged, _| {
+        bar.set_position(judged);
     });
     bar.finish_and_clear();
+    finish(targets, settings, &merged)
+}
+
+/// Runs part `shard` of the conversations: case `i` of a target is run
+/// when `i` is `shard.index` modulo `shard.count`. `progress` hears the
+/// conversations judged and failing so far.
+pub(crate) fn run_part(
+    targets: &[&dyn EndpointTarget],
+    settings: &Settings<'_>,
+    shard: Shard,
+    progress: &dyn Fn(u64, u64),
+) -> Vec<Merged> {
+    let classes = settings.classes.len().max(1) as u64;
+    let mut merged: Vec<Merged> = targets.iter().map(|_| Merged::default()).collect();
+    let plan = Plan {
+        units: targets.len(),
+        jobs: settings.jobs,
+        batch: BATCH,
+        shard,
+        until: settings.until,
+        // A time budget still runs one case of every class for every target.
+        at_least: classes,
+        // Neither a budget in cases nor one in time: nothing to run.
+        limit: match (settings.cases, settings.until) {
+            (Some(n), _) => Some(n),
+            (None, Some(_)) => None,
+            (None, None) => Some(0),
+        },
+    };
+    let (mut judged, mut failing) = (0u64, 0u64);
+    schedule::run(
+        &plan,
+        || -> Vec<Option<Worker<'_>>> { targets.iter().map(|_| None).collect() },
+        |workers, t, indices| {
+            let Some(&target) = targets.get(t) else {
+                return Vec::new();
+            };
+            let class_of = |index: u64| {
+                let slot = (index % classes) as usize;
+                settings.classes.get(slot).map(|&class| (slot, class))
+            };
+            let worker = match (settings.isolation, workers.get_mut(t)) {
+                (Some(isolation), Some(slot)) => {
+                    Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
+                }
+                _ => None,
+            };
+            let Some(worker) = worker else {
+                return indices
+                    .iter()
+                    .map(|&index| {
+                        let (slot, class) = class_of(index)?;
+                        let started = Instant::now();
+                        let entropy = entropy(settings.seed, target.name(), index);
+                        let (_, outcome) = attempt(target, class, &entropy)?;
+                        Some((
+                            index,
+                            slot,
+                            outcome.err().map(|f| f.kind),
+                            started.elapsed(),
+                        ))
+                    })
+                    .collect();
+            };
+            // One batch to the worker; its time shared by its conversations.
+            let started = Instant::now();
+            let inputs: Vec<Vec<u8>> = indices
+                .iter()
+                .filter_map(|&index| Some(by_index(class_of(index)?.1, settings.seed, index)))
+                .collect();
+            let asked: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+            let answers = worker.ask_all(&asked);
+            let each = started.elapsed() / u32::try_from(answers.len().max(1)).unwrap_or(1);
+            indices
+                .iter()
+                .filter(|&&index| class_of(index).is_some())
+                .zip(answers)
+                .map(|(&index, answer)| {
+                    let (slot, class) = class_of(index)?;
+                    let outcome = outcome(answer, class, 0)?;
+                    Some((index, slot, outcome.err().map(|f| f.kind), each))
+                })
+                .collect()
+        },
+        |t, _, result| {
+            let (Some((index, slot, broken, elapsed)), Some(merged)) = (result, merged.get_mut(t))
+            else {
+                return false;
+            };
+            let tally = merged.tallies.entry(slot).or_default();
+            tally.cases += 1;
+            tally.elapsed += elapsed;
+            judged += 1;
+            match broken {
+                None => tally.as_owed += 1,
+                Some(kind) => {
+                    failing += 1;
+                    *tally.broken.entry(kind).or_default() += 1;
+                    let first = merged.first.entry((slot, kind)).or_insert(index);
+                    *first = (*first).min(index);
+                }
+            }
+            if judged % BATCH == 0 {
+                progress(judged, failing);
+            }
+            false
+        },
+    );
+    progress(judged, failing);
+    merged
+}
+
+/// The report of every target's merged conversations: the first failing
+/// case of each class and kind shrunk, written and kept.
+pub(crate) fn finish(
+    targets: &[&dyn EndpointTarget],
+    settings: &Settings<'_>,
+    merged: &[Merged],
+) -> Report {
     let mut report = Report::default();
     for (target, merged) in targets.iter().zip(merged) {
-        let merged = merged
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for (slot, tally) in merged.tallies {
-            if let Some(&class) = settings.classes.get(slot) {
-                report.rows.push((target.name(), class, tally));
+        for (slot, tally) in &merged.tallies {
+            if let Some(&class) = settings.classes.get(*slot) {
+                report.rows.push((target.name(), class, tally.clone()));
             }
         }
         let caught = merged.first.values().min().map(|index| index + 1);
         report.caught_after.push((target.name(), caught));
-        for ((slot, kind), index) in merged.first {
-            let Some(&class) = settings.classes.get(slot) else {
+        let mut worker = settings
+            .isolation
+            .map(|isolation| Worker::new(isolation, target.name()));
+        for ((slot, kind), index) in &merged.first {
+            let Some(&class) = settings.classes.get(*slot) else {
                 continue;
             };
-            if let Some(kept) = keep(*target, class, kind, index, settings) {
+            if let Some(kept) = keep(*target, worker.as_mut(), class, *kind, *index, settings) {
                 report.failures.push(kept);
             }
         }
@@ -251,6 +304,7 @@ pub fn run_all(targets: &[&dyn EndpointTarget], settings: &Settings<'_>) -> Repo
 /// Case `index`'s failure of `kind`, shrunk when asked, written when asked.
 fn keep(
     target: &dyn EndpointTarget,
+    mut worker: Option<&mut Worker<'_>>,
     class: StateClass,
     kind: Broken,
     index: u64,
@@ -259,8 +313,14 @@ fn keep(
     let mut input = entropy(settings.seed, target.name(), index);
     if settings.shrink {
         let mut fewest = usize::MAX;
-        input = shrink_within(&input, SHRINK_TRIES, |candidate| {
-            match attempt(target, class, candidate) {
+        // A hang costs a deadline per try.
+        let tries = if kind == Broken::Hung {
+            24
+        } else {
+            SHRINK_TRIES
+        };
+        input = shrink_within(&input, tries, |candidate| {
+            match attempt_in(target, worker.as_deref_mut(), class, candidate) {
                 Some((scenario, Err(failure)))
                     if failure.kind == kind && scenario.datagrams.len() <= fewest =>
                 {
@@ -271,7 +331,7 @@ fn keep(
             }
         });
     }
-    let (scenario, Err(failure)) = attempt(target, class, &input)? else {
+    let (scenario, Err(failure)) = attempt_in(target, worker, class, &input)? else {
         return None;
     };
     let file = settings
@@ -313,6 +373,21 @@ pub fn replay_file(
     targets: &[&dyn EndpointTarget],
     named: Option<&str>,
 ) -> Result<(&'static str, Option<Failure>), String> {
+    replay_file_in(path, targets, named, None)
+}
+
+/// As [`replay_file`], in a worker process when `isolation` is given: an
+/// endpoint that dies or hangs fails the replay and the caller goes on.
+///
+/// # Errors
+///
+/// When the file cannot be read or parsed, or names no target given.
+pub fn replay_file_in(
+    path: &Path,
+    targets: &[&dyn EndpointTarget],
+    named: Option<&str>,
+    isolation: Option<&Isolation>,
+) -> Result<(&'static str, Option<Failure>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let document: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -323,11 +398,18 @@ pub fn replay_file(
         .iter()
         .find(|t| t.name() == wanted)
         .ok_or_else(|| format!("{}: no endpoint target named {wanted:?}", path.display()))?;
-    let outcome = caught(|| {
-        let (mut connection, made) = fresh(*target);
-        run(connection.as_mut(), made, &scenario)
-    })
-    .unwrap_or_else(|payload| Err(panicked(&scenario, payload.as_ref())));
+    let outcome = match isolation {
+        None => judged(*target, &scenario),
+        Some(isolation) => {
+            let mut worker = Worker::new(isolation, target.name());
+            let input = by_record(text.as_bytes());
+            let answer = worker.ask_all(&[&input]).pop();
+            let steps = scenario.datagrams.len();
+            answer
+                .and_then(|answer| outcome(answer, scenario.class, steps))
+                .unwrap_or(Ok(()))
+        }
+    };
     Ok((target.name(), outcome.err()))
 }
 

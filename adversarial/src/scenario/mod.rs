@@ -8,6 +8,7 @@
 //! The endpoint is anything that speaks reliable 1.0 through
 //! [`Connection`]: `link`'s own, or yours.
 
+pub mod attempt;
 pub mod campaign;
 mod classes;
 pub mod record;
@@ -214,11 +215,20 @@ pub enum Broken {
     OverAllocated,
     /// Panicked.
     Panicked,
+    /// The process running the endpoint died: an abort, a stack
+    /// overflow, a signal (seen when conversations run in a worker
+    /// process).
+    Died,
+    /// The process running the endpoint died of an allocation it could
+    /// not get.
+    OutOfMemory,
+    /// The conversation did not finish within the per-case deadline.
+    Hung,
 }
 
 impl Broken {
     /// Every kind, in table order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 13] = [
         Self::WrongVerdict,
         Self::Miscounted,
         Self::Corrupted,
@@ -229,6 +239,9 @@ impl Broken {
         Self::HeaderAcks,
         Self::OverAllocated,
         Self::Panicked,
+        Self::Died,
+        Self::OutOfMemory,
+        Self::Hung,
     ];
 
     /// Its name in tables and JSON.
@@ -245,6 +258,9 @@ impl Broken {
             Self::HeaderAcks => "header acks",
             Self::OverAllocated => "over-allocated",
             Self::Panicked => "panicked",
+            Self::Died => "died",
+            Self::OutOfMemory => "out of memory",
+            Self::Hung => "hung",
         }
     }
 }

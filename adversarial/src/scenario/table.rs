@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 /// Short column heads, in [`Broken::ALL`]'s order.
-const HEADS: [&str; 10] = [
+const HEADS: [&str; 13] = [
     "wrong",
     "miscount",
     "corrupt",
@@ -18,6 +18,9 @@ const HEADS: [&str; 10] = [
     "hdr-acks",
     "over-mem",
     "panics",
+    "died",
+    "oom",
+    "hung",
 ];
 
 /// A table per endpoint target: one row per class, a column per broken
