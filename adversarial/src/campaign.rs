@@ -10,7 +10,7 @@ pub use crate::schedule::Shard;
 use crate::schedule::{self, Plan};
 use crate::shrink::shrink_within;
 use crate::target::{EndpointTarget, Target};
-use crate::worker::{Isolation, Worker};
+use crate::worker::{Isolation, Pool, Worker};
 use arbitrary::Unstructured;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngCore;
@@ -630,7 +630,7 @@ pub fn run(config: &Config) -> Report {
 /// Runs part `shard` of the campaign: the samples and conversations whose
 /// number is `shard.index` modulo `shard.count`, each built from the same
 /// random stream as in the whole campaign. The report is this part's; the
-/// record is what [`merge`] needs to give the report of the whole.
+/// record is what [`crate::shards::merge`] needs to give the report of the whole.
 #[must_use]
 pub fn run_shard(config: &Config, shard: Shard) -> (Report, ShardRecord) {
     let started = Instant::now();
@@ -729,17 +729,12 @@ fn run_packets(
     };
     schedule::run(
         &plan,
-        || -> Vec<Option<Worker<'_>>> { targets.iter().map(|_| None).collect() },
+        || Pool::new(config.isolation.as_ref(), targets.len()),
         |workers, t, indices| {
             let Some(&target) = targets.get(t) else {
                 return Vec::new();
             };
-            let mut worker = match (&config.isolation, workers.get_mut(t)) {
-                (Some(isolation), Some(slot)) => {
-                    Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
-                }
-                _ => None,
-            };
+            let mut worker = workers.get(t, target.name());
             indices
                 .iter()
                 .map(|&index| judge_sample(config, target, index, worker.as_deref_mut()))

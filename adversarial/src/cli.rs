@@ -248,18 +248,8 @@ struct CampaignArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
-    /// Run the cases in this process, under catch_unwind only. By default
-    /// they run in a worker process, restarted whenever a reader aborts,
-    /// runs out of memory, overflows its stack or hangs; each such case is
-    /// then a verdict of its own (died, hung), shrunk and kept like any
-    /// failure. In process is faster and survives panics alone.
-    #[arg(long)]
-    in_process: bool,
-    /// How long one case may run in a worker before it is killed and
-    /// counted as hung.
-    #[arg(long, default_value_t = 2000, value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    case_deadline_ms: u64,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Run only part I of N of the campaign (0/4 ... 3/4): the samples and
     /// conversations whose number is I modulo N, with the same seed. Needs
     /// --json, the file `merge` reads; failing cases are shrunk and
@@ -283,7 +273,19 @@ struct MergeArgs {
     /// Where shrunk failing inputs go, as for `campaign`.
     #[arg(long, default_value = "corpus/crashes")]
     crash_dir: PathBuf,
-    /// Judge and shrink the failing cases again in this process.
+    #[command(flatten)]
+    workers: WorkerArgs,
+}
+
+/// Where cases run: the flags of `campaign` and `merge`.
+#[derive(Args)]
+struct WorkerArgs {
+    /// Run the cases in this process, under catch_unwind only. By default
+    /// they run in a worker process, restarted whenever a reader or an
+    /// endpoint aborts, runs out of memory, overflows its stack or hangs;
+    /// each such case is then a verdict of its own (died, hung), shrunk
+    /// and kept like any failure. In process is faster and survives
+    /// panics alone.
     #[arg(long)]
     in_process: bool,
     /// How long one case may run in a worker before it is killed and
@@ -527,12 +529,12 @@ fn finish_output((path, mut file): (&Path, std::fs::File), text: &str) -> Result
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Cases in worker processes of this binary, unless `in_process`.
-fn isolation(in_process: bool, deadline_ms: u64) -> Result<Option<Isolation>, String> {
-    if in_process {
+/// Cases in worker processes of this binary, unless `--in-process`.
+fn isolation(args: &WorkerArgs) -> Result<Option<Isolation>, String> {
+    if args.in_process {
         return Ok(None);
     }
-    let deadline = std::time::Duration::from_millis(deadline_ms);
+    let deadline = std::time::Duration::from_millis(args.case_deadline_ms);
     Isolation::this_binary(&["__worker"], deadline)
         .map(Some)
         .map_err(|e| e.to_string())
@@ -557,7 +559,7 @@ fn run_campaign(registry: Registry, args: CampaignArgs) -> Result<bool, String> 
         .map_or(Budget::Seconds(args.seconds), Budget::Cases);
     let shard = args.shard.unwrap_or_default();
     let config = Config {
-        isolation: isolation(args.in_process, args.case_deadline_ms)?,
+        isolation: isolation(&args.workers)?,
         targets,
         classes,
         endpoints,
@@ -647,7 +649,7 @@ fn run_merge(registry: Registry, args: &MergeArgs) -> Result<bool, String> {
         .collect();
     let (targets, endpoints) = registry.take_all(&names)?;
     let config = Config {
-        isolation: isolation(args.in_process, args.case_deadline_ms)?,
+        isolation: isolation(&args.workers)?,
         targets,
         classes: plan.classes.clone(),
         endpoints,

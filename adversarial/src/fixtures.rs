@@ -190,6 +190,38 @@ impl Target for Dying {
     }
 }
 
+/// The methods of [`crate::scenario::Connection`] but `receive`, handed to
+/// the `link::Endpoint` in field `$field` of a fixture that changes only
+/// what it receives.
+macro_rules! link_but_receive {
+    ($field:tt) => {
+        fn refused(&self, cause: &str) -> u64 {
+            crate::scenario::Connection::refused(&self.$field, cause)
+        }
+
+        fn take_acks(&mut self) -> Vec<u16> {
+            crate::scenario::Connection::take_acks(&mut self.$field)
+        }
+
+        fn memory_bound(&self) -> usize {
+            self.$field.memory_bound()
+        }
+
+        fn expect_peer_from(&mut self, sequence: u16) {
+            self.$field.expect_peer_from(sequence);
+        }
+
+        fn send_own(
+            &mut self,
+            first: u16,
+            payload: &[u8],
+            transmit: &mut dyn FnMut(&[u8]),
+        ) -> Option<u16> {
+            crate::scenario::Connection::send_own(&mut self.$field, first, payload, transmit)
+        }
+    };
+}
+
 /// `link`'s endpoint with the duplicate check forgotten: a replayed
 /// datagram is taken as if it were new (the refusal swallowed), so a
 /// replay of a packet passes as a second, fresh one. The lie
@@ -208,30 +240,7 @@ impl crate::scenario::Connection for AcceptsReplays {
         }
     }
 
-    fn refused(&self, cause: &str) -> u64 {
-        crate::scenario::Connection::refused(&self.0, cause)
-    }
-
-    fn take_acks(&mut self) -> Vec<u16> {
-        crate::scenario::Connection::take_acks(&mut self.0)
-    }
-
-    fn memory_bound(&self) -> usize {
-        self.0.memory_bound()
-    }
-
-    fn expect_peer_from(&mut self, sequence: u16) {
-        self.0.expect_peer_from(sequence);
-    }
-
-    fn send_own(
-        &mut self,
-        first: u16,
-        payload: &[u8],
-        transmit: &mut dyn FnMut(&[u8]),
-    ) -> Option<u16> {
-        crate::scenario::Connection::send_own(&mut self.0, first, payload, transmit)
-    }
+    link_but_receive!(0);
 }
 
 /// `link`'s endpoint, except that one refusal is replaced by a death that
@@ -280,28 +289,5 @@ impl crate::scenario::Connection for DyingEndpoint {
         verdict
     }
 
-    fn refused(&self, cause: &str) -> u64 {
-        crate::scenario::Connection::refused(&self.1, cause)
-    }
-
-    fn take_acks(&mut self) -> Vec<u16> {
-        crate::scenario::Connection::take_acks(&mut self.1)
-    }
-
-    fn memory_bound(&self) -> usize {
-        self.1.memory_bound()
-    }
-
-    fn expect_peer_from(&mut self, sequence: u16) {
-        self.1.expect_peer_from(sequence);
-    }
-
-    fn send_own(
-        &mut self,
-        first: u16,
-        payload: &[u8],
-        transmit: &mut dyn FnMut(&[u8]),
-    ) -> Option<u16> {
-        crate::scenario::Connection::send_own(&mut self.1, first, payload, transmit)
-    }
+    link_but_receive!(1);
 }

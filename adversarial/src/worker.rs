@@ -69,6 +69,31 @@ impl Isolation {
     }
 }
 
+/// One job's workers: one per unit of the campaign (a target or an
+/// endpoint), each started on first use; none when cases run in process.
+pub(crate) struct Pool<'a> {
+    isolation: Option<&'a Isolation>,
+    slots: Vec<Option<Worker<'a>>>,
+}
+
+impl<'a> Pool<'a> {
+    /// Room for `units` workers, under `isolation` if any.
+    pub(crate) fn new(isolation: Option<&'a Isolation>, units: usize) -> Self {
+        Self {
+            isolation,
+            slots: (0..units).map(|_| None).collect(),
+        }
+    }
+
+    /// Unit `unit`'s worker, for the target called `name`; `None` in
+    /// process.
+    pub(crate) fn get(&mut self, unit: usize, name: &str) -> Option<&mut Worker<'a>> {
+        let isolation = self.isolation?;
+        let slot = self.slots.get_mut(unit)?;
+        Some(slot.get_or_insert_with(|| Worker::new(isolation, name)))
+    }
+}
+
 /// A running worker process for one target.
 pub struct Worker<'a> {
     isolation: &'a Isolation,

@@ -14,7 +14,7 @@ use crate::digest::fingerprint;
 use crate::schedule::{self, Plan, Shard};
 use crate::shrink::shrink_within;
 use crate::target::EndpointTarget;
-use crate::worker::{Isolation, Worker};
+use crate::worker::{Isolation, Pool, Worker};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -190,7 +190,7 @@ pub(crate) fn run_part(
     let (mut judged, mut failing) = (0u64, 0u64);
     schedule::run(
         &plan,
-        || -> Vec<Option<Worker<'_>>> { targets.iter().map(|_| None).collect() },
+        || Pool::new(settings.isolation, targets.len()),
         |workers, t, indices| {
             let Some(&target) = targets.get(t) else {
                 return Vec::new();
@@ -199,13 +199,7 @@ pub(crate) fn run_part(
                 let slot = (index % classes) as usize;
                 settings.classes.get(slot).map(|&class| (slot, class))
             };
-            let worker = match (settings.isolation, workers.get_mut(t)) {
-                (Some(isolation), Some(slot)) => {
-                    Some(slot.get_or_insert_with(|| Worker::new(isolation, target.name())))
-                }
-                _ => None,
-            };
-            let Some(worker) = worker else {
+            let Some(worker) = workers.get(t, target.name()) else {
                 return indices
                     .iter()
                     .map(|&index| {
