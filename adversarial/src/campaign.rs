@@ -3,6 +3,7 @@
 
 pub use crate::digest::{fingerprint, fnv1a};
 use crate::mutate::{self, Case, Class, Owed};
+pub use crate::oracle::Failing;
 use crate::oracle::{assess_within, judge, Outcome};
 use crate::scenario::campaign::{self as conversations, Settings};
 use crate::scenario::StateClass;
@@ -68,59 +69,67 @@ pub struct Config {
     pub jobs: usize,
 }
 
-/// Counts for one target and class.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    /// Cases run.
-    pub cases: u64,
-    /// Verdicts as owed.
-    pub as_owed: u64,
-    /// Refused with another error than owed.
-    pub other_error: u64,
-    /// Accepted where a refusal was owed.
-    pub accepted: u64,
-    /// Panics.
-    pub panics: u64,
-    /// Accepted but re-encoded differently.
-    pub non_canonical: u64,
-    /// Allocated beyond the bound.
-    pub over_allocated: u64,
-    /// The process running the read died (abort, stack overflow, signal).
-    pub aborted: u64,
-    /// The process running the read ran out of memory.
-    pub out_of_memory: u64,
-    /// No answer within the per-case deadline.
-    pub timed_out: u64,
-    /// Time spent judging.
-    pub elapsed: Duration,
-}
+/// Counts for one target and class: failing cases by
+/// [`Failing`] kind (other error, accepted, panicked, non-canonical,
+/// over-allocated, aborted, out of memory, timed out).
+pub type Tally = crate::tally::Tally<Failing>;
 
+/// The columns 0.2's `Tally` held as fields, as methods for one release.
 impl Tally {
-    fn add(&mut self, outcome: &Outcome) {
-        self.cases += 1;
-        match outcome {
-            Outcome::AsOwed => self.as_owed += 1,
-            Outcome::OtherError(_) => self.other_error += 1,
-            Outcome::Accepted => self.accepted += 1,
-            Outcome::Panicked(_) => self.panics += 1,
-            Outcome::NonCanonical(_) => self.non_canonical += 1,
-            Outcome::OverAllocated { .. } => self.over_allocated += 1,
-            Outcome::Aborted(_) => self.aborted += 1,
-            Outcome::OutOfMemory(_) => self.out_of_memory += 1,
-            Outcome::TimedOut(_) => self.timed_out += 1,
-        }
+    /// Cases refused with another error than owed (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::OtherError)`")]
+    #[must_use]
+    pub fn other_error(&self) -> u64 {
+        self.count(Failing::OtherError)
     }
 
-    /// Cases per second.
+    /// Cases accepted where a refusal was owed (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::Accepted)`")]
     #[must_use]
-    pub fn rate(&self) -> f64 {
-        self.cases as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    pub fn accepted(&self) -> u64 {
+        self.count(Failing::Accepted)
     }
 
-    /// Whether every case got its owed verdict.
+    /// Cases whose read panicked (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::Panicked)`")]
     #[must_use]
-    pub const fn clean(&self) -> bool {
-        self.as_owed == self.cases
+    pub fn panics(&self) -> u64 {
+        self.count(Failing::Panicked)
+    }
+
+    /// Cases accepted but re-encoded differently (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::NonCanonical)`")]
+    #[must_use]
+    pub fn non_canonical(&self) -> u64 {
+        self.count(Failing::NonCanonical)
+    }
+
+    /// Cases whose read allocated beyond the bound (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::OverAllocated)`")]
+    #[must_use]
+    pub fn over_allocated(&self) -> u64 {
+        self.count(Failing::OverAllocated)
+    }
+
+    /// Cases whose process died (abort, stack overflow, signal) (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::Aborted)`")]
+    #[must_use]
+    pub fn aborted(&self) -> u64 {
+        self.count(Failing::Aborted)
+    }
+
+    /// Cases whose process ran out of memory (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::OutOfMemory)`")]
+    #[must_use]
+    pub fn out_of_memory(&self) -> u64 {
+        self.count(Failing::OutOfMemory)
+    }
+
+    /// Cases with no answer within the per-case deadline (a field in 0.2).
+    #[deprecated(since = "0.3.0", note = "use `count(Failing::TimedOut)`")]
+    #[must_use]
+    pub fn timed_out(&self) -> u64 {
+        self.count(Failing::TimedOut)
     }
 }
 
@@ -350,7 +359,7 @@ fn write_crash(dir: &Path, target: &str, class: Class, bytes: &[u8]) -> Option<P
 pub(crate) type Found = (usize, Case, Outcome);
 
 /// What one sample came to, class by class: the tally and the failing
-/// cases, each with its kind ([`Outcome::kind`]), at most
+/// cases, each with its kind ([`Outcome::failing`]), at most
 /// [`KEPT_FAILURES`] of a kind per class.
 #[derive(Clone, Debug)]
 pub(crate) struct Judged<F> {
@@ -359,7 +368,7 @@ pub(crate) struct Judged<F> {
     /// Whether the generator made a sample of the randomness.
     pub generated: bool,
     /// One entry per class slot of the campaign.
-    pub classes: Vec<(Tally, Vec<(&'static str, F)>)>,
+    pub classes: Vec<(Tally, Vec<(Failing, F)>)>,
 }
 
 impl<F> Judged<F> {
@@ -466,12 +475,14 @@ fn judge_sample(
                 elapsed: judged_at.elapsed(),
                 ..Tally::default()
             };
-            let mut failing: Vec<(&'static str, Found)> = Vec::new();
+            let mut failing: Vec<(Failing, Found)> = Vec::new();
             for (position, (case, outcome)) in cases.into_iter().zip(outcomes).enumerate() {
-                tally.add(&outcome);
-                let kind = outcome.kind();
+                tally.add(outcome.failing());
+                let Some(kind) = outcome.failing() else {
+                    continue;
+                };
                 let same = failing.iter().filter(|(k, _)| *k == kind).count();
-                if outcome.is_failure() && same < KEPT_FAILURES {
+                if same < KEPT_FAILURES {
                     failing.push((kind, (position, case, outcome)));
                 }
             }
@@ -482,22 +493,6 @@ fn judge_sample(
         index,
         generated,
         classes,
-    }
-}
-
-impl Tally {
-    pub(crate) fn merge(&mut self, other: &Self) {
-        self.cases += other.cases;
-        self.as_owed += other.as_owed;
-        self.other_error += other.other_error;
-        self.accepted += other.accepted;
-        self.panics += other.panics;
-        self.non_canonical += other.non_canonical;
-        self.over_allocated += other.over_allocated;
-        self.aborted += other.aborted;
-        self.out_of_memory += other.out_of_memory;
-        self.timed_out += other.timed_out;
-        self.elapsed += other.elapsed;
     }
 }
 
@@ -524,7 +519,7 @@ pub(crate) struct Merged<F> {
     pub tallies: Vec<Tally>,
     /// Kept failures: (class slot, failure).
     pub kept: Vec<(usize, F)>,
-    kept_kinds: HashMap<(usize, &'static str), usize>,
+    kept_kinds: HashMap<(usize, Failing), usize>,
     pub cases: u64,
     pub samples: u64,
     /// This run's samples merged so far: the next one merged is this.
@@ -902,7 +897,29 @@ impl Progress {
 
 #[cfg(test)]
 mod tests {
-    use super::without_positions;
+    use super::{without_positions, Failing, Tally};
+
+    #[test]
+    #[allow(deprecated)]
+    fn the_fields_of_0_2_read_as_their_kinds() {
+        let mut tally = Tally::default();
+        for (i, kind) in Failing::ALL.into_iter().enumerate() {
+            for _ in 0..=i {
+                tally.add(Some(kind));
+            }
+        }
+        let old = [
+            tally.other_error(),
+            tally.accepted(),
+            tally.panics(),
+            tally.non_canonical(),
+            tally.over_allocated(),
+            tally.aborted(),
+            tally.out_of_memory(),
+            tally.timed_out(),
+        ];
+        assert_eq!(old, [1, 2, 3, 4, 5, 6, 7, 8]);
+    }
 
     #[test]
     fn a_shrunk_lie_names_no_place_of_the_larger_input() {

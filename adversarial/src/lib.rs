@@ -40,6 +40,7 @@ pub mod scenario;
 pub mod schedule;
 pub mod shards;
 pub mod shrink;
+pub mod tally;
 pub mod target;
 pub mod targets;
 pub mod value;

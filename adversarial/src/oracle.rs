@@ -46,19 +46,70 @@ impl Outcome {
         !matches!(self, Self::AsOwed)
     }
 
-    /// The outcome's kind, as the campaign's JSON names its column.
+    /// The kind of failure, if this is one: a column of the table.
     #[must_use]
-    pub const fn kind(&self) -> &'static str {
+    pub const fn failing(&self) -> Option<Failing> {
+        Some(match self {
+            Self::AsOwed => return None,
+            Self::OtherError(_) => Failing::OtherError,
+            Self::Accepted => Failing::Accepted,
+            Self::NonCanonical(_) => Failing::NonCanonical,
+            Self::Panicked(_) => Failing::Panicked,
+            Self::OverAllocated { .. } => Failing::OverAllocated,
+            Self::Aborted(_) => Failing::Aborted,
+            Self::OutOfMemory(_) => Failing::OutOfMemory,
+            Self::TimedOut(_) => Failing::TimedOut,
+        })
+    }
+}
+
+/// How a packet case failed: the kinds a campaign's [`crate::campaign::Tally`]
+/// counts, one column each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Failing {
+    /// Refused, but not with the error owed.
+    OtherError,
+    /// Accepted where a refusal was owed.
+    Accepted,
+    /// Panicked.
+    Panicked,
+    /// Accepted, but re-encoded differently.
+    NonCanonical,
+    /// Allocated beyond the bound.
+    OverAllocated,
+    /// The process running the read died (abort, stack overflow, signal).
+    Aborted,
+    /// The process running the read ran out of memory.
+    OutOfMemory,
+    /// No answer within the per-case deadline.
+    TimedOut,
+}
+
+impl Failing {
+    /// Every kind, in the table's order.
+    pub const ALL: [Self; 8] = [
+        Self::OtherError,
+        Self::Accepted,
+        Self::Panicked,
+        Self::NonCanonical,
+        Self::OverAllocated,
+        Self::Aborted,
+        Self::OutOfMemory,
+        Self::TimedOut,
+    ];
+
+    /// Its name in the campaign's JSON.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
         match self {
-            Self::AsOwed => "as_owed",
-            Self::OtherError(_) => "other_error",
+            Self::OtherError => "other_error",
             Self::Accepted => "accepted",
-            Self::NonCanonical(_) => "non_canonical",
-            Self::Panicked(_) => "panics",
-            Self::OverAllocated { .. } => "over_allocated",
-            Self::Aborted(_) => "aborted",
-            Self::OutOfMemory(_) => "out_of_memory",
-            Self::TimedOut(_) => "timed_out",
+            Self::Panicked => "panics",
+            Self::NonCanonical => "non_canonical",
+            Self::OverAllocated => "over_allocated",
+            Self::Aborted => "aborted",
+            Self::OutOfMemory => "out_of_memory",
+            Self::TimedOut => "timed_out",
         }
     }
 }

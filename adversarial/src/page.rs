@@ -6,6 +6,7 @@
 
 use crate::campaign::{Failure, Report, Tally};
 use crate::field_map::FieldMap;
+use crate::oracle::Failing;
 use crate::oracle::Outcome;
 use crate::panics::panic_message;
 use crate::report::{hex, outcome_text};
@@ -51,13 +52,13 @@ fn row_cells(class: &str, tally: &Tally) -> [String; 11] {
         class.to_string(),
         tally.cases.to_string(),
         tally.as_owed.to_string(),
-        tally.other_error.to_string(),
-        tally.accepted.to_string(),
-        tally.panics.to_string(),
-        tally.non_canonical.to_string(),
-        tally.over_allocated.to_string(),
-        (tally.aborted + tally.out_of_memory).to_string(),
-        tally.timed_out.to_string(),
+        tally.count(Failing::OtherError).to_string(),
+        tally.count(Failing::Accepted).to_string(),
+        tally.count(Failing::Panicked).to_string(),
+        tally.count(Failing::NonCanonical).to_string(),
+        tally.count(Failing::OverAllocated).to_string(),
+        (tally.count(Failing::Aborted) + tally.count(Failing::OutOfMemory)).to_string(),
+        tally.count(Failing::TimedOut).to_string(),
         format!("{:.0}", tally.rate()),
     ]
 }

@@ -4,6 +4,7 @@
 use crate::campaign::{Report, Tally};
 pub use crate::digest::hex;
 use crate::field_map::{Field, FieldMap, Kind};
+use crate::oracle::Failing;
 use crate::oracle::Outcome;
 use crate::replay::{Replayed, Summary};
 use crate::target::{Inspection, ListedField, Refusal, Verdict};
@@ -55,13 +56,13 @@ pub fn campaign_table(report: &Report, listed: Listed) -> String {
             class.name(),
             tally.cases,
             tally.as_owed,
-            tally.other_error,
-            tally.accepted,
-            tally.panics,
-            tally.non_canonical,
-            tally.over_allocated,
-            tally.aborted + tally.out_of_memory,
-            tally.timed_out,
+            tally.count(Failing::OtherError),
+            tally.count(Failing::Accepted),
+            tally.count(Failing::Panicked),
+            tally.count(Failing::NonCanonical),
+            tally.count(Failing::OverAllocated),
+            tally.count(Failing::Aborted) + tally.count(Failing::OutOfMemory),
+            tally.count(Failing::TimedOut),
             tally.rate()
         );
     }
@@ -96,14 +97,14 @@ fn tally_json(tally: &Tally) -> Value {
     json!({
         "cases": tally.cases,
         "as_owed": tally.as_owed,
-        "other_error": tally.other_error,
-        "accepted": tally.accepted,
-        "panics": tally.panics,
-        "non_canonical": tally.non_canonical,
-        "over_allocated": tally.over_allocated,
-        "aborted": tally.aborted,
-        "out_of_memory": tally.out_of_memory,
-        "timed_out": tally.timed_out,
+        "other_error": tally.count(Failing::OtherError),
+        "accepted": tally.count(Failing::Accepted),
+        "panics": tally.count(Failing::Panicked),
+        "non_canonical": tally.count(Failing::NonCanonical),
+        "over_allocated": tally.count(Failing::OverAllocated),
+        "aborted": tally.count(Failing::Aborted),
+        "out_of_memory": tally.count(Failing::OutOfMemory),
+        "timed_out": tally.count(Failing::TimedOut),
         "cases_per_second": tally.rate().round(),
     })
 }

@@ -5,7 +5,7 @@
 //! whose number is `I` modulo `N` ([`crate::schedule::Shard`]) and writes
 //! its part's report with a `"shard"` object: the settings, every sample
 //! it merged (per class: its tally, and each failing case as its place
-//! among the sample's cases), and its conversations' tallies with the
+//! among the sample's cases and its kind), and its conversations' tallies with the
 //! first failing case of each kind. `merge` reads the files, merges the
 //! samples in order and cuts them where the whole campaign would have
 //! (the first sample that meets a case budget), builds the failing cases
@@ -14,6 +14,7 @@
 
 use crate::campaign::{self, Budget, Config, Judged, Merged, Report, Results, ShardRecord, Tally};
 use crate::case::Class;
+use crate::oracle::Failing;
 use crate::scenario::campaign::{self as conversations, Merged as Talks};
 use crate::scenario::{Broken, StateClass};
 use crate::schedule::Shard;
@@ -58,10 +59,9 @@ pub fn shard_json(config: &Config, record: &ShardRecord) -> Value {
         })).collect::<Vec<_>>(),
         "endpoints": config.endpoints.iter().zip(&record.conversations).map(|(endpoint, talks)| json!({
             "name": endpoint.name(),
-            "tallies": talks.tallies.iter().map(|(slot, t)| json!([
-                slot, t.cases, t.as_owed, nanos(t.elapsed),
-                t.broken.iter().map(|(kind, n)| json!([kind.name(), n])).collect::<Vec<_>>(),
-            ])).collect::<Vec<_>>(),
+            "tallies": talks.tallies.iter()
+                .map(|(slot, t)| json!([slot, tally_json(t, |k| k.name())]))
+                .collect::<Vec<_>>(),
             "first": talks.first.iter().map(|((slot, kind), index)| json!([slot, kind.name(), index]))
                 .collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -72,20 +72,52 @@ fn nanos(elapsed: Duration) -> u64 {
     u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// The columns of a tally, in the order a sample's file holds them.
-fn counts(t: &Tally) -> [u64; 10] {
-    [
-        t.cases,
-        t.as_owed,
-        t.other_error,
-        t.accepted,
-        t.panics,
-        t.non_canonical,
-        t.over_allocated,
-        t.aborted,
-        t.out_of_memory,
-        t.timed_out,
-    ]
+/// A tally: `[cases, nanoseconds]` when every case got its verdict, else
+/// `[cases, as owed, nanoseconds, [[kind, count]...]]`.
+fn tally_json<K: Ord + Copy>(
+    t: &crate::tally::Tally<K>,
+    name: impl Fn(K) -> &'static str,
+) -> Value {
+    if t.clean() {
+        return json!([t.cases, nanos(t.elapsed)]);
+    }
+    let failing: Vec<Value> = t
+        .failing
+        .iter()
+        .map(|(k, n)| json!([name(*k), n]))
+        .collect();
+    json!([t.cases, t.as_owed, nanos(t.elapsed), failing])
+}
+
+/// The tally [`tally_json`] wrote, its kinds read by `kind`.
+fn tally_from<K: Ord + Copy>(
+    value: &Value,
+    kind: impl Fn(&str) -> Result<K, String>,
+) -> Result<crate::tally::Tally<K>, String> {
+    let fields = list(value, "a tally")?;
+    let mut tally = crate::tally::Tally::default();
+    match fields.as_slice() {
+        [cases, elapsed] => {
+            tally.cases = number(cases, "cases")?;
+            tally.as_owed = tally.cases;
+            tally.elapsed = Duration::from_nanos(number(elapsed, "nanoseconds")?);
+        }
+        [cases, as_owed, elapsed, failing] => {
+            tally.cases = number(cases, "cases")?;
+            tally.as_owed = number(as_owed, "as owed")?;
+            tally.elapsed = Duration::from_nanos(number(elapsed, "nanoseconds")?);
+            for pair in list(failing, "failing cases")? {
+                let [name, n] = list(pair, "a failing kind")?.as_slice() else {
+                    return Err(format!("a failing kind is [kind, count], not {pair}"));
+                };
+                tally
+                    .failing
+                    .insert(kind(text(name, "kind")?)?, number(n, "count")?);
+            }
+        }
+        _ => return Err(format!("a tally is [cases, nanoseconds] or [cases, as owed, nanoseconds, failing], not {value}")),
+    }
+    Ok(tally)
 }
 
 /// One sample: `[index, [class...], [[slot, place, kind]...]]`, each class
@@ -95,15 +127,7 @@ fn sample_json(judged: &Judged<usize>) -> Value {
     let classes: Vec<Value> = judged
         .classes
         .iter()
-        .map(|(t, _)| {
-            if t.clean() {
-                json!([t.cases, nanos(t.elapsed)])
-            } else {
-                let mut all = counts(t).to_vec();
-                all.push(nanos(t.elapsed));
-                json!(all)
-            }
-        })
+        .map(|(t, _)| tally_json(t, Failing::name))
         .collect();
     let failing: Vec<Value> = judged
         .classes
@@ -112,7 +136,7 @@ fn sample_json(judged: &Judged<usize>) -> Value {
         .flat_map(|(slot, (_, failing))| {
             failing
                 .iter()
-                .map(move |(kind, place)| json!([slot, place, kind]))
+                .map(move |(kind, place)| json!([slot, place, kind.name()]))
         })
         .collect();
     json!([judged.index, classes, failing])
@@ -136,49 +160,12 @@ fn text<'a>(value: &'a Value, what: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("{what}: not a string: {value}"))
 }
 
-fn tally_of(value: &Value) -> Result<Tally, String> {
-    let all: Vec<u64> = list(value, "a class of a sample")?
-        .iter()
-        .map(|v| number(v, "a count"))
-        .collect::<Result<_, _>>()?;
-    let at = |i: usize| all.get(i).copied().unwrap_or(0);
-    let (counts, elapsed) = match all.len() {
-        2 => ([at(0), at(0), 0, 0, 0, 0, 0, 0, 0, 0], at(1)),
-        11 => (std::array::from_fn(at), at(10)),
-        n => return Err(format!("a class of a sample has {n} numbers, not 2 or 11")),
-    };
-    let [cases, as_owed, other_error, accepted, panics, non_canonical, over_allocated, aborted, out_of_memory, timed_out] =
-        counts;
-    Ok(Tally {
-        cases,
-        as_owed,
-        other_error,
-        accepted,
-        panics,
-        non_canonical,
-        over_allocated,
-        aborted,
-        out_of_memory,
-        timed_out,
-        elapsed: Duration::from_nanos(elapsed),
-    })
-}
-
-/// A failing case's kind as [`crate::oracle::Outcome::kind`] names it.
-fn outcome_kind(name: &str) -> Result<&'static str, String> {
-    [
-        "other_error",
-        "accepted",
-        "non_canonical",
-        "panics",
-        "over_allocated",
-        "aborted",
-        "out_of_memory",
-        "timed_out",
-    ]
-    .into_iter()
-    .find(|k| *k == name)
-    .ok_or_else(|| format!("{name:?} is no kind of failure"))
+/// A failing packet case's kind, by its name.
+fn failing_kind(name: &str) -> Result<Failing, String> {
+    Failing::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .ok_or_else(|| format!("{name:?} is no kind of failure"))
 }
 
 fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
@@ -187,9 +174,9 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
             "a sample is [index, classes, failing], not {value}"
         ));
     };
-    let mut classes: Vec<(Tally, Vec<(&'static str, usize)>)> = list(tallies, "classes")?
+    let mut classes: Vec<(Tally, Vec<(Failing, usize)>)> = list(tallies, "classes")?
         .iter()
-        .map(|t| Ok((tally_of(t)?, Vec::new())))
+        .map(|t| Ok((tally_from(t, failing_kind)?, Vec::new())))
         .collect::<Result<_, String>>()?;
     if classes.len() != wanted {
         return Err(format!(
@@ -203,7 +190,7 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
         };
         let slot = usize::try_from(number(slot, "slot")?).map_err(|e| e.to_string())?;
         let place = usize::try_from(number(place, "place")?).map_err(|e| e.to_string())?;
-        let kind = outcome_kind(text(kind, "kind")?)?;
+        let kind = failing_kind(text(kind, "kind")?)?;
         let (_, failing) = classes
             .get_mut(slot)
             .ok_or_else(|| format!("a failing case names class slot {slot} of {wanted}"))?;
@@ -219,27 +206,11 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
 fn talks_of(value: &Value) -> Result<Talks, String> {
     let mut talks = Talks::default();
     for row in list(&value["tallies"], "an endpoint's tallies")? {
-        let [slot, cases, as_owed, elapsed, broken] = list(row, "a tally")?.as_slice() else {
-            return Err(format!(
-                "a tally is [slot, cases, as owed, nanoseconds, broken], not {row}"
-            ));
+        let [slot, tally] = list(row, "a tally")?.as_slice() else {
+            return Err(format!("an endpoint's tally is [slot, tally], not {row}"));
         };
-        let mut tally = conversations::Tally {
-            cases: number(cases, "cases")?,
-            as_owed: number(as_owed, "as owed")?,
-            elapsed: Duration::from_nanos(number(elapsed, "nanoseconds")?),
-            ..conversations::Tally::default()
-        };
-        for pair in list(broken, "broken promises")? {
-            let [kind, n] = list(pair, "a broken promise")?.as_slice() else {
-                return Err(format!("a broken promise is [kind, count], not {pair}"));
-            };
-            tally
-                .broken
-                .insert(broken_kind(text(kind, "kind")?)?, number(n, "count")?);
-        }
         let slot = usize::try_from(number(slot, "slot")?).map_err(|e| e.to_string())?;
-        talks.tallies.insert(slot, tally);
+        talks.tallies.insert(slot, tally_from(tally, broken_kind)?);
     }
     for first in list(&value["first"], "an endpoint's first failures")? {
         let [slot, kind, index] = list(first, "a first failure")?.as_slice() else {

@@ -160,11 +160,11 @@ fn the_page_has_every_row_of_the_report_and_every_failure_drawn() {
 
 #[test]
 fn one_failure_among_millions_of_cases_is_a_red_bar_a_reader_sees() {
-    use adversarial::campaign::Tally;
-    let tally = |cases, as_owed| Tally {
+    use adversarial::campaign::{Failing, Tally};
+    let tally = |cases: u64, as_owed| Tally {
         cases,
         as_owed,
-        panics: cases - as_owed,
+        failing: [(Failing::Panicked, cases - as_owed)].into(),
         ..Tally::default()
     };
     let report = Report {

@@ -17,7 +17,7 @@ use crate::target::EndpointTarget;
 use crate::worker::{Isolation, Pool, Worker};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Candidate inputs one shrink tries.
 const SHRINK_TRIES: usize = 600;
@@ -49,31 +49,15 @@ pub struct Settings<'a> {
     pub isolation: Option<&'a Isolation>,
 }
 
-/// Counts for one endpoint target and class.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    /// Conversations run.
-    pub cases: u64,
-    /// Conversations in which every datagram got its owed verdict and
-    /// every promise held.
-    pub as_owed: u64,
-    /// Failing conversations, by the promise they broke first.
-    pub broken: BTreeMap<Broken, u64>,
-    /// Time spent running them.
-    pub elapsed: Duration,
-}
+/// Counts for one endpoint target and class: failing conversations by
+/// the promise they broke first.
+pub type Tally = crate::tally::Tally<Broken>;
 
 impl Tally {
     /// Failing conversations whose first broken promise was `kind`.
     #[must_use]
     pub fn broken(&self, kind: Broken) -> u64 {
-        self.broken.get(&kind).copied().unwrap_or(0)
-    }
-
-    /// Whether every conversation kept every promise.
-    #[must_use]
-    pub const fn clean(&self) -> bool {
-        self.as_owed == self.cases
+        self.count(kind)
     }
 }
 
@@ -131,13 +115,7 @@ impl Merged {
     /// Adds `other`'s conversations (another shard's) to these.
     pub(crate) fn merge(&mut self, other: &Self) {
         for (slot, tally) in &other.tallies {
-            let mine = self.tallies.entry(*slot).or_default();
-            mine.cases += tally.cases;
-            mine.as_owed += tally.as_owed;
-            mine.elapsed += tally.elapsed;
-            for (kind, n) in &tally.broken {
-                *mine.broken.entry(*kind).or_default() += n;
-            }
+            self.tallies.entry(*slot).or_default().merge(tally);
         }
         for (key, index) in &other.first {
             let first = self.first.entry(*key).or_insert(*index);
@@ -242,17 +220,13 @@ pub(crate) fn run_part(
                 return false;
             };
             let tally = merged.tallies.entry(slot).or_default();
-            tally.cases += 1;
+            tally.add(broken);
             tally.elapsed += elapsed;
             judged += 1;
-            match broken {
-                None => tally.as_owed += 1,
-                Some(kind) => {
-                    failing += 1;
-                    *tally.broken.entry(kind).or_default() += 1;
-                    let first = merged.first.entry((slot, kind)).or_insert(index);
-                    *first = (*first).min(index);
-                }
+            if let Some(kind) = broken {
+                failing += 1;
+                let first = merged.first.entry((slot, kind)).or_insert(index);
+                *first = (*first).min(index);
             }
             if judged % BATCH == 0 {
                 progress(judged, failing);
