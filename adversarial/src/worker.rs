@@ -7,14 +7,14 @@
 //! inputs from standard input, runs [`observe`] on each (or a
 //! conversation, for an endpoint target), and answers on standard output.
 //! The parent sends a batch in one write; the worker holds its answers
-//! back until its input runs dry (or for at most 20 ms), so a batch costs
-//! a few system calls, not a few per case. When the worker dies or misses
-//! the per-case deadline, the first input it left unanswered runs again
-//! alone in a fresh worker: if that one dies or hangs too, it is the
-//! case that did it ([`Observation::Died`] with the exit status and the
-//! end of the worker's standard error, or [`Observation::TimedOut`]);
-//! either way the rest go to a fresh worker: the way libFuzzer's `-fork`
-//! mode survives its targets.
+//! back until its input runs dry (or for at most 64 answers or 20 ms), so
+//! a batch costs a few system calls, not a few per case. When the worker
+//! dies or misses the per-case deadline, the inputs it left unanswered run
+//! again one at a time in a fresh worker until one dies or hangs too: that
+//! is the case that did it ([`Observation::Died`] with the exit status and
+//! the end of the worker's standard error, or [`Observation::TimedOut`]),
+//! and the rest go on in a batch: the way libFuzzer's `-fork` mode
+//! survives its targets.
 //!
 //! Parent to worker: each input as a 4-byte little-endian length and the
 //! bytes. Worker to parent: one line per input, `@adversarial ` and a JSON
@@ -36,6 +36,13 @@ const PREFIX: &str = "@adversarial ";
 
 /// The longest a worker holds an answer back while more input waits.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
+
+/// The most answers a worker holds back while more input waits: what a
+/// death or a hang makes the parent run again, one at a time.
+const FLUSH_AFTER: usize = 64;
+
+/// How a worker that would not start is described.
+const NO_START: &str = "could not start a worker";
 
 /// The most of a dead worker's standard error kept to say how it died.
 const STDERR_TAIL: usize = 2048;
@@ -259,16 +266,23 @@ impl<'a> Worker<'a> {
             let Err(ended) = self.exchange(pending, &mut answers) else {
                 continue;
             };
-            let suspect = pending.get(answers.len() - before);
-            let (Some(suspect), false) = (suspect, pending.len() == 1) else {
+            let unanswered = pending.get(answers.len() - before..).unwrap_or_default();
+            if unanswered.len() <= 1
+                || matches!(&ended, Answer::Died(how) if how.starts_with(NO_START))
+            {
                 answers.push(ended);
                 continue;
-            };
-            // The worker holds answers back until its input runs dry, so
-            // the first input unanswered is not known to be the one that
-            // ended it: it runs alone in a fresh worker before it is blamed.
-            if let Err(ended) = self.exchange(&[*suspect], &mut answers) {
-                answers.push(ended);
+            }
+            // The worker holds answers back (see `serve_with`), so the
+            // first input unanswered is not known to be the one that ended
+            // it: the unanswered ones run alone, each in turn, until one
+            // ends its worker too; that one is blamed, and the rest go on
+            // in a batch again. Each costs a round trip, not a deadline.
+            for input in unanswered {
+                if let Err(ended) = self.exchange(&[*input], &mut answers) {
+                    answers.push(ended);
+                    break;
+                }
             }
         }
         answers
@@ -284,7 +298,7 @@ impl<'a> Worker<'a> {
             None => {
                 self.traffic.started += 1;
                 self.start()
-                    .map_err(|e| Answer::Died(format!("could not start a worker: {e}")))?
+                    .map_err(|e| Answer::Died(format!("{NO_START}: {e}")))?
             }
         };
         let mut batch = Vec::with_capacity(pending.iter().map(|b| b.len() + 4).sum());
@@ -466,6 +480,7 @@ pub fn serve_with(mut answer: impl FnMut(&[u8]) -> String) -> io::Result<()> {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut output = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut flushed = Instant::now();
+    let mut held = 0;
     let mut len = [0u8; 4];
     loop {
         match input.read_exact(&mut len) {
@@ -477,11 +492,13 @@ pub fn serve_with(mut answer: impl FnMut(&[u8]) -> String) -> io::Result<()> {
         input.read_exact(&mut bytes)?;
         let said = answer(&bytes);
         writeln!(output, "{PREFIX}{said}")?;
-        // Answers go out when the input runs dry (the parent is waiting)
-        // or every FLUSH_EVERY, not one write per answer.
-        if input.buffer().is_empty() || flushed.elapsed() >= FLUSH_EVERY {
+        // Answers go out when the input runs dry (the parent is waiting),
+        // every FLUSH_AFTER answers or FLUSH_EVERY, not one write per answer.
+        held += 1;
+        if input.buffer().is_empty() || held >= FLUSH_AFTER || flushed.elapsed() >= FLUSH_EVERY {
             output.flush()?;
             flushed = Instant::now();
+            held = 0;
         }
     }
 }

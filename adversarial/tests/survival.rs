@@ -220,3 +220,51 @@ fn a_campaign_outlives_endpoints_that_abort_overflow_their_stack_or_run_out_of_m
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A worker holds answers back; a hang in the middle of a batch must
+/// still cost one deadline, be pinned on its own case, and leave the
+/// cases around it answered as they are.
+#[test]
+fn a_hang_in_a_batch_is_pinned_on_its_case_for_one_deadline() {
+    use adversarial::mutate::{self, Class};
+    use adversarial::oracle::Observation;
+    use adversarial::worker::{Isolation, Worker};
+    use arbitrary::Unstructured;
+
+    let hangs = adversarial::targets::by_name("hangs").unwrap();
+    let sample = hangs.generate(&mut Unstructured::new(&[7; 4096])).unwrap();
+    let case = |class| {
+        let mut u = Unstructured::new(&[3; 4096]);
+        mutate::target_cases(hangs.as_ref(), class, &sample, &hangs.framing(), &mut u)
+            .into_iter()
+            .next()
+            .unwrap()
+            .bytes
+    };
+    let (valid, unknown) = (case(Class::Valid), case(Class::UnknownPacketType));
+    let mut inputs: Vec<&[u8]> = vec![&valid; 40];
+    inputs.push(&unknown);
+    inputs.extend(vec![&valid[..]; 40]);
+    let isolation = Isolation {
+        command: Box::new(|target| {
+            let mut command = adversarial();
+            command.args(["__worker", "--target", target]);
+            command
+        }),
+        deadline: std::time::Duration::from_millis(300),
+    };
+    let mut worker = Worker::new(&isolation, "hangs");
+    let seen = worker.observe_all(&inputs);
+    assert_eq!(seen.len(), inputs.len());
+    for (i, observation) in seen.iter().enumerate() {
+        match observation {
+            Observation::TimedOut(_) => assert_eq!(i, 40, "{seen:?}"),
+            Observation::Read { .. } => assert_ne!(i, 40, "{observation:?}"),
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    // The batch, the unanswered cases one at a time up to the hang, then
+    // the rest: three workers, however many answers the first held back.
+    let traffic = worker.traffic();
+    assert!(traffic.started <= 3, "{traffic:?}");
+}
