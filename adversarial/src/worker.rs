@@ -7,7 +7,7 @@
 //! inputs from standard input, runs [`observe`] on each (or a
 //! conversation, for an endpoint target), and answers on standard output.
 //! The parent sends a batch in one write; the worker holds its answers
-//! back until its input runs dry (or for at most 64 answers or 20 ms), so
+//! back until its input runs dry (or for at most 1,024 answers or 20 ms), so
 //! a batch costs a few system calls, not a few per case. When the worker
 //! dies or misses the per-case deadline, the inputs it left unanswered run
 //! again one at a time in a fresh worker until one dies or hangs too: that
@@ -39,7 +39,7 @@ const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
 /// The most answers a worker holds back while more input waits: what a
 /// death or a hang makes the parent run again, one at a time.
-const FLUSH_AFTER: usize = 64;
+const FLUSH_AFTER: usize = 1024;
 
 /// How a worker that would not start is described.
 const NO_START: &str = "could not start a worker";
