@@ -107,6 +107,7 @@ pub mod attributes;
 pub mod bits;
 mod check_hash;
 mod error;
+pub mod max_bits;
 pub mod packet;
 pub mod program;
 pub mod protocols;
@@ -153,6 +154,24 @@ pub const fn bits_required128(min: i128, max: i128) -> u32 {
 /// caller writes, and each field's position is a constant.
 #[inline]
 pub fn write_to<T: Serialize>(value: &mut T, buf: &mut [u8]) -> Result<usize, EncodeError> {
+    if let Some(bytes) = T::MAX_BITS.and_then(|bits| usize::try_from(bits.div_ceil(8)).ok()) {
+        // A constant length: each field's room check folds away.
+        if let Some(head) = buf.get_mut(..bytes) {
+            let mut stream = WriteStream::new(head);
+            match value.serialize(&mut stream) {
+                Ok(()) => return Ok(stream.finish()),
+                // Declared too small: the whole buffer decides.
+                Err(EncodeError::BufferFull { .. }) => {}
+                Err(other) => return Err(other),
+            }
+        }
+    }
+    write_to_any(value, buf)
+}
+
+/// [`write_to`] where the room is checked field by field.
+#[inline]
+fn write_to_any<T: Serialize>(value: &mut T, buf: &mut [u8]) -> Result<usize, EncodeError> {
     let mut stream = WriteStream::new(buf);
     value.serialize(&mut stream)?;
     Ok(stream.finish())

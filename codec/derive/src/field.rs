@@ -30,6 +30,9 @@ pub struct Code {
     pub checks: TokenStream,
     /// Set when the field goes through its type's own `Serialize`.
     pub bound: Option<Bound>,
+    /// A const expression of type `Option<u64>`: the most bits the field
+    /// writes, `None` where it has no bound the declaration shows.
+    pub max_bits: TokenStream,
 }
 
 /// The last segment of a type path, and its single generic argument if any.
@@ -81,6 +84,7 @@ impl<'a> Builder<'a> {
     /// The code of the whole field.
     pub fn build(mut self, ty: &Type, place: TokenStream) -> Result<Code> {
         let (expr, generate) = self.layer(ty, place, false)?;
+        let max_bits = self.max_bits(ty);
         if let (Some(max), false) = (&self.attrs.max_len, self.max_len_used) {
             return Err(Error::new(
                 max.span(),
@@ -92,7 +96,52 @@ impl<'a> Builder<'a> {
             generate,
             checks: self.checks,
             bound: self.bound,
+            max_bits,
         })
+    }
+
+    /// The most bits a value of `ty` writes under this field's
+    /// declaration, as `layer` serializes it: arrays, `Option`, raw bits,
+    /// ranges and types with a `Serialize` of their own; `None` for lists,
+    /// strings and the wire forms whose size is not added up here.
+    fn max_bits(&self, ty: &Type) -> TokenStream {
+        let none = quote!(::core::option::Option::None);
+        let leaf = self.attrs.leaf.as_ref().map(|(leaf, _)| leaf);
+        if let Type::Array(array) = ty {
+            let len = &array.len;
+            if matches!(leaf, Some(Leaf::Bytes)) && is(&array.elem, "u8") {
+                return quote! {
+                    ::codec::max_bits::sum(::codec::max_bits::ALIGN, ::codec::max_bits::times(::core::option::Option::Some(8), #len))
+                };
+            }
+            let inner = self.max_bits(&array.elem);
+            return quote!(::codec::max_bits::times(#inner, #len));
+        }
+        if let Some((ident, argument)) = segment(ty) {
+            match (ident.as_str(), argument) {
+                ("String" | "Vec", _) => return none,
+                ("Option", Some(inner)) if !matches!(leaf, Some(Leaf::With(_))) => {
+                    let inner = self.max_bits(inner);
+                    return quote!(::codec::max_bits::sum(::core::option::Option::Some(1), #inner));
+                }
+                _ => {}
+            }
+        }
+        if mentions(ty, self.params) {
+            return none;
+        }
+        match leaf {
+            None => quote!(<#ty as ::codec::Serialize>::MAX_BITS),
+            Some(Leaf::Range { min, max }) => {
+                // Typed first: an untyped literal bound is of the field's type.
+                quote! {{
+                    let (__min, __max): (#ty, #ty) = (#min, #max);
+                    ::codec::max_bits::ranged(__min as i128, __max as i128)
+                }}
+            }
+            Some(Leaf::Bits(bits)) => quote!(::core::option::Option::Some((#bits) as u64)),
+            Some(_) => none,
+        }
     }
 
     fn max_len(&mut self, ty: &Type, what: &str) -> Result<Expr> {

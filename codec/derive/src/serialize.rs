@@ -32,6 +32,9 @@ struct Body {
     fixups: TokenStream,
     /// The body of `Arbitrary::arbitrary`.
     arbitrary: TokenStream,
+    /// Const expressions of type `Option<u64>`, one per field and marker:
+    /// their sum is the most bits the value writes.
+    max_bits: Vec<TokenStream>,
 }
 
 /// `Self { a: .., b: .. }`, `Self(.., ..)` or `Self`, from `values` in
@@ -111,6 +114,16 @@ fn markers(list: &[Marker], versions: Option<&Versions>) -> Result<TokenStream> 
     Ok(out)
 }
 
+/// The most bits of each marker in `list`, as `Body::max_bits` terms.
+fn marker_bits(list: &[Marker]) -> impl Iterator<Item = TokenStream> + '_ {
+    list.iter().map(|marker| match marker {
+        Marker::Align => quote!(::codec::max_bits::ALIGN),
+        Marker::Check(_) => quote!(::codec::max_bits::CHECK),
+        // Only in a versioned save, which declares no bound.
+        Marker::Integrity(_) => quote!(::core::option::Option::None),
+    })
+}
+
 /// The statements of one field.
 fn field(
     field: &syn::Field,
@@ -123,6 +136,8 @@ fn field(
     let attrs = attr::field(&field.attrs)?;
     let before = markers(&attrs.before, versions)?;
     let after = markers(&attrs.after, versions)?;
+    body.max_bits.extend(marker_bits(&attrs.before));
+    body.max_bits.extend(marker_bits(&attrs.after));
     let span = attrs.span.unwrap_or_else(|| field.span());
     let reading = quote!(<__S as ::codec::Stream>::IS_READING);
     let assign = &place.assign;
@@ -171,6 +186,8 @@ fn field(
             code.generate
         });
         body.checks.extend(code.checks);
+        // A field written only `when` its condition holds writes at most this.
+        body.max_bits.push(code.max_bits);
         let expr = code.expr;
         let stream = stream(versions);
         let part = part_of(field, index);
@@ -387,6 +404,8 @@ fn struct_body(fields: &Fields, container: &ContainerAttrs, params: &[Ident]) ->
             body.checks.extend(quote! {
                 ::core::assert!(#first <= #latest, "versions: first is after latest");
             });
+            // A save's header and sections are not added up.
+            body.max_bits.push(quote!(::core::option::Option::None));
             quote! {
                 let mut __version: u32 = #latest;
                 let mut __save = ::codec::versioned::Versioned::begin(
@@ -552,6 +571,14 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let stmts = &body.stmts;
     let checks = &body.checks;
     let arbitrary = arbitrary_impl(input, &body.arbitrary);
+    // An enum's variants are not added up: no bound declared.
+    let max_bits = match &input.data {
+        Data::Struct(_) => body.max_bits.iter().fold(
+            quote!(::core::option::Option::Some(0u64)),
+            |total, term| quote!(::codec::max_bits::sum(#total, #term)),
+        ),
+        _ => quote!(::core::option::Option::None),
+    };
     Ok(quote! {
         // The declaration's rules, checked when the crate is built.
         #[allow(unused_parens, clippy::eq_op)]
@@ -559,6 +586,8 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
 
         #[automatically_derived]
         impl #impl_generics ::codec::Serialize for #ident #ty_generics #where_clause {
+            const MAX_BITS: ::core::option::Option<u64> = #max_bits;
+
             #[inline]
             #[allow(clippy::needless_question_mark, unused_braces, unused_parens)]
             fn serialize<__S: ::codec::Stream>(

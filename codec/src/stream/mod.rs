@@ -382,6 +382,14 @@ pub fn expect_end<S: Stream>(stream: &mut S) -> Result<(), S::Error> {
     note = "derive `Serialize` for your own types; a signed integer takes `#[serialize(range = min..=max)]`, a `String` or `Vec` takes `#[serialize(max_len = N)]` (see `codec::attributes`)"
 )]
 pub trait Serialize {
+    /// The most bits any value of the type writes, where the type can say
+    /// so when it is declared (the derive does, for fields of fixed width).
+    /// [`crate::write_to`] then checks the buffer's room once and writes
+    /// into exactly that many bytes, where every field's room check is a
+    /// constant; a declaration that is too small costs a second write into
+    /// the whole buffer, never a wrong one.
+    const MAX_BITS: Option<u64> = None;
+
     /// Writes, reads or measures `self` through `stream`.
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error>;
 }

@@ -10,6 +10,8 @@
 use super::{Serialize, Stream};
 
 impl Serialize for bool {
+    const MAX_BITS: Option<u64> = Some(1);
+
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         stream.serialize_bool(self)
@@ -19,6 +21,8 @@ impl Serialize for bool {
 macro_rules! full_width {
     ($($t:ty => $method:ident),*) => {$(
         impl Serialize for $t {
+            const MAX_BITS: Option<u64> = Some(8 * core::mem::size_of::<$t>() as u64);
+
             #[inline]
             fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
                 stream.$method(self)
@@ -37,6 +41,8 @@ full_width!(
 );
 
 impl<T: Serialize, const N: usize> Serialize for [T; N] {
+    const MAX_BITS: Option<u64> = crate::max_bits::times(T::MAX_BITS, N);
+
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         self.iter_mut().try_for_each(|item| item.serialize(stream))
@@ -44,6 +50,8 @@ impl<T: Serialize, const N: usize> Serialize for [T; N] {
 }
 
 impl<T: Serialize + Default> Serialize for Option<T> {
+    const MAX_BITS: Option<u64> = crate::max_bits::sum(Some(1), T::MAX_BITS);
+
     #[inline]
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         crate::stream::ops::list::serialize_option(stream, self, |stream, inner| {
