@@ -95,6 +95,42 @@ proptest! {
         }
     }
 
+    /// A group reads what the reader reads, inside its bytes and past
+    /// them, and hands the reader back where the model stands.
+    #[test]
+    fn a_group_reads_what_the_model_reads_and_the_reader_goes_on_from_there(
+        data in proptest::collection::vec(any::<u8>(), 0..64),
+        lead in 0u32..=32,
+        groups in proptest::collection::vec(proptest::collection::vec(0u32..=32, 0..12), 0..6),
+        wide in any::<bool>(),
+    ) {
+        let mut reader = BitReader::new(&data);
+        let mut model = Model { data: &data, pos: 0 };
+        prop_assert_eq!(reader.read_bits(lead), model.read_bits(lead));
+        for widths in groups {
+            let expected_group = (model.pos / 8) as usize + if wide { 24 } else { 9 } <= data.len();
+            let reads: Vec<Result<u32, DecodeError>> = if wide {
+                let Some(mut group) = reader.group::<24>() else {
+                    prop_assert!(!expected_group);
+                    break;
+                };
+                widths.iter().map(|&w| group.read_bits(w)).collect()
+            } else {
+                let Some(mut group) = reader.group::<9>() else {
+                    prop_assert!(!expected_group);
+                    break;
+                };
+                widths.iter().map(|&w| group.read_bits(w)).collect()
+            };
+            prop_assert!(expected_group);
+            for (read, &w) in reads.into_iter().zip(&widths) {
+                prop_assert_eq!(read, model.read_bits(w));
+            }
+            prop_assert_eq!(reader.bits_read(), model.pos);
+        }
+        prop_assert_eq!(reader.read_bits(7), model.read_bits(7));
+    }
+
     #[test]
     fn a_poisoned_reader_refuses_every_read_and_keeps_its_offset(
         data in proptest::collection::vec(any::<u8>(), 1..24),

@@ -15,7 +15,7 @@
 mod read;
 mod write;
 
-pub use read::BitReader;
+pub use read::{BitReader, Group};
 pub(crate) use write::WideWrite;
 pub use write::{BitWriter, StoringWriter};
 

@@ -221,6 +221,26 @@ impl<'a> BitReader<'a> {
         u128::from_le_bytes(bytes) >> (pos & 7)
     }
 
+    /// The `N` bytes from the one holding the next bit, when the input has
+    /// them, as a [`Group`] that reads from them with no check of its own
+    /// where the compiler can see that a read lies inside them (a run of
+    /// fields of constant widths). A read that does not is the reader's
+    /// own, checked. `None` on a poisoned reader.
+    #[inline(always)]
+    pub fn group<const N: usize>(&mut self) -> Option<Group<'_, 'a, N>> {
+        let byte = (self.pos >> 3) as usize;
+        let bytes = self
+            .data
+            .get(byte..byte.wrapping_add(N))
+            .and_then(<[u8]>::first_chunk::<N>)?;
+        Some(Group {
+            base: self.pos & !7,
+            bit: self.pos & 7,
+            bytes,
+            reader: self,
+        })
+    }
+
     /// The `K` bytes from the one holding the next bit, when the input has
     /// them: what a window is taken from.
     #[inline(always)]
@@ -302,5 +322,54 @@ impl<'a> BitReader<'a> {
             .ok_or_else(|| Self::past_end(self.pos))?;
         self.pos = self.pos.wrapping_add(bits);
         Ok(bytes)
+    }
+}
+
+/// Reads from `N` bytes of the input that a [`BitReader`] checked once
+/// ([`BitReader::group`]); when dropped, the reader goes on from where it
+/// stopped.
+#[derive(Debug)]
+pub struct Group<'r, 'a, const N: usize> {
+    reader: &'r mut BitReader<'a>,
+    bytes: &'a [u8; N],
+    /// The reader's position at `bytes[0]`.
+    base: u64,
+    /// The next bit, counted from `bytes[0]`.
+    bit: u64,
+}
+
+impl<const N: usize> Group<'_, '_, N> {
+    /// What [`BitReader::read_bits`] reads, with the same bounds on `bits`.
+    /// Where the eight bytes from the read's first byte lie in the group
+    /// (with a constant width and a run of them, the compiler knows), the
+    /// read checks nothing; else it is the reader's own.
+    #[inline(always)]
+    pub fn read_bits(&mut self, bits: u32) -> Result<u32, DecodeError> {
+        debug_assert!(bits <= 32, "a field of {bits} bits");
+        let byte = (self.bit >> 3) as usize;
+        match self
+            .bytes
+            .get(byte..byte.wrapping_add(8))
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(word) => {
+                let value = (u64::from_le_bytes(*word) >> (self.bit & 7)) & low_mask_of(bits);
+                self.bit = self.bit.wrapping_add(u64::from(bits));
+                Ok(value as u32)
+            }
+            None => {
+                self.reader.pos = self.base.wrapping_add(self.bit);
+                let read = self.reader.read_bits(bits);
+                self.bit = self.reader.pos.wrapping_sub(self.base);
+                read
+            }
+        }
+    }
+}
+
+impl<const N: usize> Drop for Group<'_, '_, N> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.reader.pos = self.base.wrapping_add(self.bit);
     }
 }
