@@ -588,7 +588,10 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
         impl #impl_generics ::codec::Serialize for #ident #ty_generics #where_clause {
             const MAX_BITS: ::core::option::Option<u64> = #max_bits;
 
-            #[inline]
+            // Always: with `#[inline]` alone, a packet written or read from
+            // more than one place was left out of line, each field's
+            // position then a run-time sum kept in memory.
+            #[inline(always)]
             #[allow(clippy::needless_question_mark, unused_braces, unused_parens)]
             fn serialize<__S: ::codec::Stream>(
                 &mut self,
