@@ -22,7 +22,13 @@ criterion the median of its samples: a ratio leans slightly their way.
 serialize.rs times the bitpacker and the stream packet only. Every read
 gets its packet's length as a constant, as the references' reads do; the
 `read-any-length` rows are ours alone, the same reads with a length known
-only at run time.
+only at run time, and so are the mixed packet derived and written by hand
+without `#[inline]` or `MAX_BITS`.
+
+Under the table, the conclusions: for each reference, the rows of its
+workloads where ours is ahead in every round, level (the median at 1.00 or
+above, a round below), or behind; then the hand-written mixed packet over
+the derived one, per round.
 """
 
 import argparse
@@ -50,6 +56,12 @@ WORKLOADS = [
     ("int-packet", "read-any-length"),
     ("bits-packet", "read-any-length"),
     ("mixed-packet", "read-any-length"),
+    # Ours alone: the mixed packet derived, and written by hand without
+    # `#[inline]` or `MAX_BITS` (as a user may forget them).
+    ("derived-mixed-packet", "write"),
+    ("derived-mixed-packet", "read"),
+    ("plain-mixed-packet", "write"),
+    ("plain-mixed-packet", "read"),
 ]
 
 # The reference benchmarks' MB are MiB; the bitpacker rows are in GB/s
@@ -166,6 +178,36 @@ def main():
         ]
         ratios = [ratio(series["ours"], series[n]) for n in others]
         print(f"| {workload[0]} {workload[1]} | {unit} | " + " | ".join(medians + ratios) + " |")
+
+    print()
+    for name in others:
+        verdicts = {"ahead in every round": [], "level": [], "behind": []}
+        for workload in WORKLOADS:
+            pairs = [
+                o / t
+                for o, t in zip(
+                    [r.get(workload) for r in results["ours"]],
+                    [r.get(workload) for r in results[name]],
+                )
+                if o and t
+            ]
+            if not pairs:
+                continue
+            if min(pairs) >= 1.0:
+                verdict = "ahead in every round"
+            elif statistics.median(pairs) >= 1.0:
+                verdict = "level"
+            else:
+                verdict = "behind"
+            verdicts[verdict].append(f"{workload[0]} {workload[1]} {min(pairs):.2f}")
+        print(f"against {name}: " + "; ".join(
+            f"{len(rows)} {verdict}" + (f" ({', '.join(rows)})" if rows and verdict != "ahead in every round" else "")
+            for verdict, rows in verdicts.items()
+        ) + " (lowest round's ratio in brackets)")
+    for direction in ("write", "read"):
+        plain = [r.get(("plain-mixed-packet", direction)) for r in results["ours"]]
+        derived = [r.get(("derived-mixed-packet", direction)) for r in results["ours"]]
+        print(f"hand-written without #[inline] over derived, mixed packet {direction}: {ratio(plain, derived)}")
 
 
 if __name__ == "__main__":
