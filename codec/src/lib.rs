@@ -150,11 +150,16 @@ pub const fn bits_required128(min: i128, max: i128) -> u32 {
 }
 
 /// Writes `value` into `buf` and returns the length of the stream in bytes.
-/// Inlined, so that a packet's `serialize` is inlined into it where the
-/// caller writes, and each field's position is a constant.
+/// Bytes of `buf` past that length, up to a multiple of eight, may be
+/// overwritten with zeros. Inlined, so that a packet's `serialize` is
+/// inlined into it where the caller writes, and each field's position is a
+/// constant; with [`Serialize::MAX_BITS`] declared, so is each field's
+/// room.
 #[inline]
 pub fn write_to<T: Serialize>(value: &mut T, buf: &mut [u8]) -> Result<usize, EncodeError> {
-    if let Some(bytes) = T::MAX_BITS.and_then(|bits| usize::try_from(bits.div_ceil(8)).ok()) {
+    // Whole words: the last one is stored at once, zeros past the value.
+    let words = T::MAX_BITS.and_then(|bits| usize::try_from(bits.div_ceil(64)).ok());
+    if let Some(bytes) = words.and_then(|words| words.checked_mul(8)) {
         // A constant length: each field's room check folds away.
         if let Some(head) = buf.get_mut(..bytes) {
             let mut stream = WriteStream::new(head);

@@ -106,7 +106,12 @@ fn no_value_writes_more_than_its_bound_and_every_buffer_writes_the_same_bytes() 
         assert!(measured <= BOUNDED_BITS, "{measured} bits measured");
         longest = longest.max(bytes.len());
         // The room of the bound, of the value alone, and more than either.
-        for len in [max_bytes, bytes.len(), max_bytes + 9] {
+        for len in [
+            max_bytes,
+            max_bytes.next_multiple_of(8),
+            bytes.len(),
+            max_bytes + 9,
+        ] {
             let mut buf = vec![0xA5u8; len];
             assert_eq!(codec::write_to(&mut value, &mut buf), Ok(bytes.len()));
             assert_eq!(buf[..bytes.len()], bytes[..], "in {len} bytes");
