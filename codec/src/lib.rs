@@ -18,7 +18,7 @@
 //!
 //! impl Serialize for RigidBody {
 //!     // Mark it: unmarked, a packet read or written from more than one
-//!     // place stays out of line (3x to 5x slower in the reference bench).
+//!     // place stays out of line (reads 5x slower in the reference bench).
 //!     #[inline(always)]
 //!     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
 //!         let position = CompressedFloat::new(-1000.0, 1000.0, 0.001);
