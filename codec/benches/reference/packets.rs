@@ -8,11 +8,12 @@
 //! Each `serialize` is `#[inline(always)]`: without a mark, a generic
 //! function defined in one module and called from another is in another
 //! codegen unit, out of the inliner's reach, and every field's position
-//! stays a run-time sum instead of a constant. The derive's `#[inline]`
-//! is not enough here: each packet is read from two loops (with a length
-//! known and unknown to the compiler), and with two callers the inliner
-//! left the stream packet's `serialize` out of line. The references'
-//! benches call their packets from one loop in the same file.
+//! stays a run-time sum instead of a constant. `#[inline]` is not enough
+//! here: each packet is read from two loops (with a length known and
+//! unknown to the compiler), and with two callers the inliner left the
+//! stream packet's `serialize` out of line; the derive marks its own
+//! `#[inline(always)]` for the same reason. The references' benches call
+//! their packets from one loop in the same file.
 //!
 //! Each declares its largest size (`MAX_BITS`), as the derive declares a
 //! derived packet's: `codec::write_to` then checks the room once.
