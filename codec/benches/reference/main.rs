@@ -86,6 +86,8 @@ macro_rules! each_field {
     };
 }
 
+// Out of line, each pass a function of its own as in bench.cpp, whose
+// code can be read in the disassembly.
 #[inline(never)]
 fn write_bitpacker(buf: &mut [u8], values: &[u32; 16]) -> usize {
     let mut writer = BitWriter::new(buf);
@@ -100,6 +102,7 @@ fn write_bitpacker(buf: &mut [u8], values: &[u32; 16]) -> usize {
     writer.finish()
 }
 
+// Out of line, as the write.
 #[inline(never)]
 fn read_bitpacker(buf: &[u8]) -> u64 {
     let mut reader = BitReader::new(buf);
