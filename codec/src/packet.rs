@@ -124,6 +124,8 @@ fn serialize_type<P: Packet, S: Stream>(
 
 /// A whole packet for a writing or measuring stream, with a zero CRC field
 /// (the CRC covers the finished bytes, so [`encode`] fills it in last).
+// Inlined so that `encode`'s stream, a local, stays in registers.
+#[inline(always)]
 pub fn serialize_packet<P: Packet, S: Stream>(
     packet: &mut P,
     stream: &mut S,
@@ -145,6 +147,9 @@ pub fn serialize_packet<P: Packet, S: Stream>(
 /// verified), the type, the payload and the end check. [`decode`] adds the
 /// size, CRC and trailing-byte rules around it; the harness calls it through
 /// a recording stream to map a packet's fields.
+// Inlined so that `decode`'s stream, a local, stays in registers: out of
+// line, a refusal at the end check cost more than acceptance.
+#[inline(always)]
 pub fn read_fields<P: Packet, S: Stream>(stream: &mut S) -> Result<P, S::Error> {
     debug_assert!(S::IS_READING);
     stream.field_name("crc");
