@@ -9,9 +9,15 @@
 //!
 //! The class `valid` is the control: its cases are the twins themselves,
 //! so its ratio is 1 but for the noise of the machine, which it measures.
+//!
+//! `-- --instructions` counts instructions per packet under cachegrind
+//! instead (`instructions.rs`), for differences the clock cannot resolve.
 
+#[path = "../../../codec/benches/common/cachegrind.rs"]
+mod cachegrind;
 #[path = "../common/criterion_results.rs"]
 mod criterion_results;
+mod instructions;
 
 use adversarial::alloc::CountingAllocator;
 use adversarial::mutate::{self, Class};
@@ -226,6 +232,17 @@ fn print_table(sets: &[Set], results: &Results) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, target, class, side, rounds] = args.as_slice() {
+        if flag == instructions::RUN {
+            instructions::run(target, class, side, rounds.parse().expect("a count"));
+            return;
+        }
+    }
+    if args.iter().any(|a| a == "--instructions") {
+        instructions::print();
+        return;
+    }
     let (mut c, results) = criterion_results::criterion();
     let mut all_sets = Vec::new();
     for target in adversarial::targets::all() {
