@@ -90,8 +90,7 @@ pub fn run(workload: &str, codec: &str, direction: &str, rounds: u64) {
 
 /// Prints instructions per packet for each workload, codec and direction.
 pub fn print() {
-    if !cachegrind::available() {
-        println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
+    if cachegrind::missing() {
         return;
     }
     println!("\n| workload | codec | encode instructions/packet | decode instructions/packet |");

@@ -55,8 +55,7 @@ fn verdict(refuse: f64, accept: f64, length_ratio: f64) -> &'static str {
 /// Prints instructions per packet, refused and accepted, for every class
 /// of every target.
 pub fn print() {
-    if !cachegrind::available() {
-        println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
+    if cachegrind::missing() {
         return;
     }
     println!("\n## Instructions per packet: refusing each class next to accepting its twins");
@@ -94,7 +93,7 @@ pub fn print() {
             };
             above += usize::from(verdict == "ABOVE");
             println!(
-                "| {name} | {class} | {:.1} / {:.1} | {refuse:.0} | {accept:.0} | {:.3} | {verdict} |",
+                "| {name} | {class} | {:.1} / {:.1} | {refuse:.1} | {accept:.1} | {:.4} | {verdict} |",
                 refused_bytes as f64 / n,
                 twin_bytes as f64 / n,
                 refuse / accept.max(1.0),

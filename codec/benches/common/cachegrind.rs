@@ -4,9 +4,14 @@
 
 use std::process::Command;
 
-/// Whether valgrind is on the PATH.
-pub fn available() -> bool {
-    Command::new("valgrind").arg("--version").output().is_ok()
+/// Whether valgrind is missing from the PATH; if so, says so, for the
+/// caller to measure nothing.
+pub fn missing() -> bool {
+    let missing = Command::new("valgrind").arg("--version").output().is_err();
+    if missing {
+        println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
+    }
+    missing
 }
 
 /// Instructions executed by this binary run again with `args`.

@@ -272,8 +272,7 @@ const PACKET_WORKLOADS: [&str; 6] = [
 /// Instructions per bitpacker pass and per packet, from a run of 20
 /// rounds less a run of none.
 fn print_instructions() {
-    if !cachegrind::available() {
-        println!("valgrind is not installed: nothing measured (apt-get install valgrind)");
+    if cachegrind::missing() {
         return;
     }
     const ROUNDS: u64 = 20;
