@@ -387,7 +387,7 @@ pub trait Serialize {
     /// [`crate::write_to`] then checks the buffer's room once and writes
     /// into exactly that many bytes, where every field's room check is a
     /// constant; a declaration that is too small costs a second write into
-    /// the whole buffer, never a wrong one.
+    /// the whole buffer (`serialize` runs twice), never a wrong one.
     const MAX_BITS: Option<u64> = None;
 
     /// Writes, reads or measures `self` through `stream`.
