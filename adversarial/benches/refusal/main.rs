@@ -133,8 +133,9 @@ fn read_all(target: &dyn Target, packets: &[Vec<u8>]) -> Duration {
 
 /// Each benchmark reads the cases and the twins in turn, one set right after
 /// the other (each first every other iteration), and reports one of them to
-/// criterion; both totals go to the set's paired clock. The ratio then compares times taken side by side, so
-/// the slow spells of a shared machine weigh on both sides alike.
+/// criterion; both totals go to the set's paired clock. The ratio then
+/// compares times taken side by side, so the slow spells of a shared
+/// machine weigh on both sides alike.
 fn bench(c: &mut Criterion, target: &dyn Target, sets: &[Set]) {
     let Some(first) = sets.first() else {
         return;
