@@ -59,8 +59,9 @@ pub fn print() {
         return;
     }
     println!("\n## Instructions per packet: refusing each class next to accepting its twins");
-    println!("(cachegrind, {ROUNDS} rounds of each set less a run of none; `allowed` is the");
-    println!(" twin's count, times the refused bytes over the twin's where those are more)\n");
+    println!("(cachegrind, {ROUNDS} rounds of each set less a run of none; ABOVE when the");
+    println!(" refusal takes more than the twins, times the refused bytes over the twin's where");
+    println!(" those are more)\n");
     println!("| target | class | bytes refused / twin | refuse | accept | ratio | verdict |");
     println!("|---|---|---|---|---|---|---|");
     let mut above = 0;
