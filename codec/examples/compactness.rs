@@ -8,8 +8,9 @@
 //! moving. Prints bytes per packet for scenes A to E, then, for the index
 //! part alone, bits per sent object for B to E, the bound
 //! `log2(C(1024, k)) / k`, and the bound that also counts saying `k`,
-//! `log2(1025 C(1024, k)) / k`, beside E's bytes per packet. The output is
-//! what docs/COMPACTNESS.md shows.
+//! `log2(1025 C(1024, k)) / k`, beside E's bytes per packet; last, the
+//! same for the adaptive subset code (`codec::subset::adaptive`) on the
+//! same scenes. The output is what docs/COMPACTNESS.md shows.
 
 use codec::packet::{self, Packet};
 use codec::protocols::scenes::{Object, Scene, SceneE, ScenePacket, Slot, Strategy};
@@ -87,6 +88,7 @@ fn main() {
         let k = (1024.0 * density).round() as usize;
         let mut bytes = [0f64; 5];
         let mut index = [0f64; 5];
+        let mut adaptive = 0f64;
         for _ in 0..SCENES_PER_DENSITY {
             let scene = random_scene(&mut rng, k);
             let objects = objects_bits(&scene) as f64;
@@ -101,18 +103,28 @@ fn main() {
             let mut e = SceneE::new(scene);
             bytes[4] += packet::encode_to_vec(&mut e).expect("encode").len() as f64;
             index[4] += payload_bits(&mut e) as f64 - objects;
+            let mut m = MeasureStream::new();
+            codec::subset::adaptive(&mut m, &mut e.scene.slots, 1024).expect("measure");
+            adaptive += m.bits() as f64 - objects;
         }
         let n = SCENES_PER_DENSITY as f64;
         let cells: Vec<String> = bytes.iter().map(|b| format!("{:.1}", b / n)).collect();
         println!("| {:.0}% | {k} | {} |", density * 100.0, cells.join(" | "));
         let per_object: Vec<f64> = index.iter().map(|b| b / n / k as f64).collect();
-        index_rows.push((density, bytes[4] / n, per_object, k));
+        index_rows.push((
+            density,
+            bytes[4] / n,
+            per_object,
+            k,
+            adaptive / n / k as f64,
+        ));
     }
 
     println!("\nIndex bits per sent object (the index part alone):\n");
     println!("| density | B | C | D | E | bound | E over bound | bound with k | E over it | E bytes/packet | E vs D |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for (density, e_bytes, per, k) in index_rows {
+    let mut adaptive_rows = Vec::new();
+    for (density, e_bytes, per, k, adaptive) in index_rows {
         let bound = bound_bits(k) / k as f64;
         let counted = counted_bound_bits(k) / k as f64;
         // With every object sent the bound is 0 bits: no ratio to show.
@@ -131,6 +143,18 @@ fn main() {
             per[3],
             per[4],
             bound
+        );
+        adaptive_rows.push((density, per[4], adaptive, counted));
+    }
+    println!("\nThe adaptive subset code on the same scenes (index bits per sent object):\n");
+    println!("| density | E | adaptive | bound with k | adaptive over it | adaptive vs E |");
+    println!("|---|---|---|---|---|---|");
+    for (density, e, adaptive, counted) in adaptive_rows {
+        println!(
+            "| {:.0}% | {e:.3} | {adaptive:.3} | {counted:.3} | {:+.2}% | {:+.1}% |",
+            density * 100.0,
+            (adaptive / counted - 1.0) * 100.0,
+            (adaptive / e - 1.0) * 100.0
         );
     }
     print_floors();

@@ -126,7 +126,11 @@
 //! index below N. The strategies are the articles' scenes A to D and our
 //! scene E's code: `bools`, `counted`, `sentinel`, `relative` and `golomb`
 //! (its parameter is always the best one for the set, and a reader refuses
-//! any other, so a set has one encoding). See [`crate::subset`].
+//! any other, so a set has one encoding); and `adaptive`, the count first
+//! and then codes that follow the slots and items left, the fewest bits of
+//! them all at every density (within about 1 % of the least any code that
+//! says the count can spend, from 1 % to 50 % density). See
+//! [`crate::subset`].
 //!
 //! ```
 //! use codec::subset::Entry;

@@ -112,6 +112,8 @@ struct Everything {
     sub_relative: Vec<Entry<Inner>>,
     #[serialize(subset(golomb, size = WIDE_SUBSET))]
     sub_golomb: Vec<Entry<Inner>>,
+    #[serialize(subset(adaptive, size = WIDE_SUBSET))]
+    sub_adaptive: Vec<Entry<Inner>>,
     moving: bool,
     #[serialize(when = self.moving, otherwise = 0, range = -50..=50)]
     velocity: i32,
@@ -156,6 +158,11 @@ fn generated_values_reach_every_edge_of_their_declarations() {
             ("mode jump", matches!(v.mode, Mode::Jump(_))),
             ("golomb empty", v.sub_golomb.is_empty()),
             ("golomb full", v.sub_golomb.len() == WIDE_SUBSET as usize),
+            ("adaptive empty", v.sub_adaptive.is_empty()),
+            (
+                "adaptive full",
+                v.sub_adaptive.len() == WIDE_SUBSET as usize,
+            ),
             ("sentinel single", v.sub_sentinel.len() == 1),
             ("resting", !v.moving && v.velocity == 0),
         ];
@@ -163,7 +170,7 @@ fn generated_values_reach_every_edge_of_their_declarations() {
         // The `when` rule holds on every generated value.
         assert!(v.moving || v.velocity == 0);
     }
-    assert_eq!(seen.len(), 16, "edges reached: {seen:?}");
+    assert_eq!(seen.len(), 18, "edges reached: {seen:?}");
 }
 
 /// `Everything` compared with its floats by their bits.

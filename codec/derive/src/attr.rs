@@ -90,7 +90,9 @@ const FIELD_KEYS: &str = "range, bits, compressed, fixed, bytes, wide, quaternio
 
 const MARKER_KEYS: &str = "align, check, integrity";
 
-const SUBSET_STRATEGIES: [&str; 5] = ["bools", "counted", "sentinel", "relative", "golomb"];
+const SUBSET_STRATEGIES: [&str; 6] = [
+    "bools", "counted", "sentinel", "relative", "golomb", "adaptive",
+];
 
 fn is_serialize(attr: &Attribute) -> bool {
     attr.path().is_ident("serialize")

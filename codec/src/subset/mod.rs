@@ -9,17 +9,20 @@
 //! | [`sentinel`] | each `index int[0, size]`, ended by the sentinel `size` (scene C) |
 //! | [`relative`] | the article's relative-index ladder, ended by `size` (scene D) |
 //! | [`golomb()`] | Golomb-coded gaps, one parameter per packet (scene E's code) |
+//! | [`adaptive()`] | the count, then gaps or ranked blocks coded from what is left (near the bound that includes the count) |
 //!
 //! Items are kept by strictly increasing index below `size`. A writer
 //! refuses items that break that rule ([`DecodeError::OutOfRange`],
 //! [`DecodeError::NotIncreasing`]); a reader refuses indices out of range,
 //! duplicate or decreasing, so its loops end within `size + 1` rounds.
 
+pub mod adaptive;
 mod code_length;
 mod flat;
 pub mod golomb;
 mod relative;
 
+pub use adaptive::adaptive;
 pub use flat::{bools, counted, sentinel};
 pub use golomb::{golomb, CodedSet, GOLOMB_PARAMETERS};
 pub use relative::relative;

@@ -15,6 +15,7 @@ pub mod list;
 pub mod ranged;
 pub mod ruled;
 pub mod string;
+pub mod truncated;
 pub mod unary;
 pub mod wide;
 pub mod wstring;

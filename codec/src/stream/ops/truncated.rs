@@ -1,0 +1,299 @@
+//! Truncated codes: a value in a known range, in as few bits as a
+//! complete prefix code allows. Every bit string a reader takes decodes to
+//! one value in range, so a reader of these codes refuses nothing but a
+//! short input, and accepts only what a writer writes.
+//!
+//! - [`serialize_truncated_binary`]: `value` in `0..span`. With
+//!   `b = bits_required(0, span - 1)` and `short = 2^b - span`, a value below
+//!   `short` takes `b - 1` bits; any other is sent as `value + short`, its
+//!   high `b - 1` bits first, then its low bit (so a reader knows from the
+//!   first `b - 1` bits whether one more follows).
+//! - [`serialize_truncated_golomb`]: `value` in `0..=max` as a Golomb code
+//!   of parameter `m` cut to `max`: `value / m` one-bits, a zero-bit unless
+//!   the quotient is `max / m` (the last bucket), then `value % m` in
+//!   truncated binary over `m`, or over what the last bucket holds,
+//!   `max - (max / m) m + 1`.
+
+use crate::error::DecodeError;
+use crate::stream::Stream;
+
+/// `b` (the bits of `span - 1`, at least 1) and `short = 2^b - span`, for
+/// a span of at least 2.
+#[inline(always)]
+#[must_use]
+pub const fn truncated_shape(span: u64) -> (u32, u64) {
+    let b = u64::BITS.wrapping_sub(span.wrapping_sub(1).leading_zeros());
+    // 2^64 wraps to 0, and 0 - span is then 2^64 - span, as wanted.
+    let power = match 1u64.checked_shl(b) {
+        Some(power) => power,
+        None => 0,
+    };
+    (b, power.wrapping_sub(span))
+}
+
+/// Bits the truncated binary code of `value` in `0..span` takes.
+#[inline]
+#[must_use]
+pub const fn truncated_binary_bits(value: u64, span: u64) -> u32 {
+    if span <= 1 {
+        return 0;
+    }
+    let (b, short) = truncated_shape(span);
+    if value < short {
+        b.wrapping_sub(1)
+    } else {
+        b
+    }
+}
+
+/// `value` in `0..span` in truncated binary (module docs). A span of 0 or
+/// 1 sends nothing, and a reader gets 0. A writer refuses a value outside
+/// the span ([`DecodeError::OutOfRange`]); a reader's value is always in
+/// it. A refused read leaves `value` untouched.
+#[inline]
+pub fn serialize_truncated_binary<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u64,
+    span: u64,
+) -> Result<(), S::Error> {
+    if S::IS_WRITING && *value >= span.max(1) {
+        return Err(stream.refuse(DecodeError::OutOfRange {
+            at: stream.bit_offset(),
+        }));
+    }
+    if span <= 1 {
+        if S::IS_READING {
+            *value = 0;
+        }
+        return Ok(());
+    }
+    let (b, short) = truncated_shape(span);
+    let first = b.wrapping_sub(1);
+    // Below `span <= 2^b`, so `value + short < 2^b` never wraps.
+    let coded = if *value < short {
+        *value
+    } else {
+        value.wrapping_add(short)
+    };
+    let mut high = if *value < short { coded } else { coded >> 1 };
+    if first > 0 {
+        stream.serialize_bits64(&mut high, first)?;
+    } else {
+        high = 0;
+    }
+    if high < short {
+        if S::IS_READING {
+            *value = high;
+        }
+        return Ok(());
+    }
+    let mut low = (coded & 1) as u32;
+    stream.serialize_bits(&mut low, 1)?;
+    if S::IS_READING {
+        *value = ((high << 1) | u64::from(low)).wrapping_sub(short);
+    }
+    Ok(())
+}
+
+/// `value` in `0..=max` as a Golomb code of parameter `m` (0 counts as 1)
+/// cut to `max` (module docs). A writer refuses a value above `max`
+/// ([`DecodeError::OutOfRange`]); a reader takes at most `max / m` one-bits
+/// and its value is always in range. A refused read leaves `value`
+/// untouched.
+#[inline]
+pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u32,
+    m: u32,
+    max: u32,
+) -> Result<(), S::Error> {
+    let m = m.max(1);
+    if S::IS_WRITING && *value > max {
+        return Err(stream.refuse(DecodeError::OutOfRange {
+            at: stream.bit_offset(),
+        }));
+    }
+    // `m >= 1`, so neither division can fail.
+    let last = max.checked_div(m).unwrap_or(0);
+    let mut quotient = if S::IS_WRITING {
+        value.checked_div(m).unwrap_or(0)
+    } else {
+        0
+    };
+    if S::IS_WRITING {
+        for _ in 0..quotient {
+            stream.serialize_bool(&mut true)?;
+        }
+        if quotient < last {
+            stream.serialize_bool(&mut false)?;
+        }
+    } else {
+        while quotient < last {
+            let mut one = false;
+            stream.serialize_bool(&mut one)?;
+            if !one {
+                break;
+            }
+            quotient = quotient.wrapping_add(1);
+        }
+    }
+    // `quotient <= max / m`, so `quotient * m <= max`.
+    let base = quotient.wrapping_mul(m);
+    let span = if quotient < last {
+        m
+    } else {
+        max.wrapping_sub(base).wrapping_add(1)
+    };
+    let mut remainder = u64::from(value.wrapping_sub(base));
+    serialize_truncated_binary(stream, &mut remainder, u64::from(span))?;
+    if S::IS_READING {
+        *value = base.wrapping_add(remainder as u32);
+    }
+    Ok(())
+}
+
+/// Bits [`serialize_truncated_golomb`] writes for `value`.
+#[must_use]
+pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
+    let m = m.max(1);
+    let last = max.checked_div(m).unwrap_or(0);
+    let quotient = value.checked_div(m).unwrap_or(0).min(last);
+    let base = quotient.wrapping_mul(m);
+    let (span, stop) = if quotient < last {
+        (m, 1)
+    } else {
+        (max.wrapping_sub(base).wrapping_add(1), 0)
+    };
+    let tail = truncated_binary_bits(u64::from(value.wrapping_sub(base)), u64::from(span));
+    u64::from(quotient)
+        .saturating_add(stop)
+        .saturating_add(u64::from(tail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::{MeasureStream, ReadStream, WriteStream};
+
+    fn write_binary(value: u64, span: u64) -> (Vec<u8>, u64) {
+        let mut buf = vec![0u8; 16];
+        let mut stream = WriteStream::new(&mut buf);
+        serialize_truncated_binary(&mut stream, &mut value.clone(), span).unwrap();
+        let bits = stream.bit_offset();
+        stream.finish();
+        (buf, bits)
+    }
+
+    /// Every value of a span takes its stated length and reads back; the
+    /// codes are prefix-free and fill the code space (Kraft sum exactly 1),
+    /// so every bit string decodes to one value in range.
+    #[test]
+    fn truncated_binary_is_a_complete_code() {
+        for span in [2u64, 3, 5, 7, 8, 9, 100, 1025, 4096, 4097] {
+            let mut kraft = 0f64;
+            for value in 0..span {
+                let (buf, bits) = write_binary(value, span);
+                assert_eq!(bits, u64::from(truncated_binary_bits(value, span)));
+                kraft += (-(bits as f64)).exp2();
+                let mut back = 0;
+                serialize_truncated_binary(&mut ReadStream::new(&buf), &mut back, span).unwrap();
+                assert_eq!(back, value, "span {span}");
+            }
+            assert!((kraft - 1.0).abs() < 1e-12, "span {span}: {kraft}");
+        }
+        // Whatever the reader is given, its value is in range.
+        for span in [3u64, 5, 6, 1025] {
+            for word in 0..4096u16 {
+                let bytes = word.to_le_bytes();
+                let mut value = u64::MAX;
+                serialize_truncated_binary(&mut ReadStream::new(&bytes), &mut value, span).unwrap();
+                assert!(value < span);
+            }
+        }
+    }
+
+    /// Spans past 32 bits, up to the largest: the two halves of a wide
+    /// code travel through `serialize_bits64`.
+    #[test]
+    fn wide_spans_read_back() {
+        let c_64_32 = 1_832_624_140_942_590_534u64;
+        for (value, span) in [
+            (0, c_64_32),
+            (c_64_32 - 1, c_64_32),
+            (1 << 40, c_64_32),
+            (u64::MAX - 1, u64::MAX),
+            (0, u64::MAX),
+            ((1 << 63) + 5, u64::MAX),
+        ] {
+            let (buf, bits) = write_binary(value, span);
+            assert_eq!(bits, u64::from(truncated_binary_bits(value, span)));
+            let mut back = 0;
+            serialize_truncated_binary(&mut ReadStream::new(&buf), &mut back, span).unwrap();
+            assert_eq!(back, value);
+        }
+    }
+
+    #[test]
+    fn a_span_of_one_sends_nothing_and_writers_refuse_values_past_the_span() {
+        let (_, bits) = write_binary(0, 1);
+        assert_eq!(bits, 0);
+        let mut value = 7;
+        serialize_truncated_binary(&mut ReadStream::new(&[]), &mut value, 1).unwrap();
+        assert_eq!(value, 0);
+        let mut buf = [0u8; 8];
+        let mut stream = WriteStream::new(&mut buf);
+        assert_eq!(
+            serialize_truncated_binary(&mut stream, &mut 5, 5),
+            Err(crate::EncodeError::Invalid(DecodeError::OutOfRange {
+                at: 0
+            }))
+        );
+        let mut stream = WriteStream::new(&mut buf);
+        assert_eq!(
+            serialize_truncated_golomb(&mut stream, &mut 11, 3, 10),
+            Err(crate::EncodeError::Invalid(DecodeError::OutOfRange {
+                at: 0
+            }))
+        );
+    }
+
+    /// The cut Golomb code: lengths as counted, values back, a complete
+    /// code (Kraft sum 1), and at most `max / m` ones read.
+    #[test]
+    fn truncated_golomb_is_a_complete_code() {
+        for max in [0u32, 1, 2, 5, 17, 63, 64, 100, 1023] {
+            for m in [0u32, 1, 2, 3, 5, 8, 13, 64, 100, 2000] {
+                let mut kraft = 0f64;
+                for value in 0..=max {
+                    let mut buf = vec![0u8; 160];
+                    let mut stream = WriteStream::new(&mut buf);
+                    serialize_truncated_golomb(&mut stream, &mut value.clone(), m, max).unwrap();
+                    let bits = stream.bit_offset();
+                    stream.finish();
+                    assert_eq!(
+                        bits,
+                        truncated_golomb_bits(value, m, max),
+                        "{value} {m} {max}"
+                    );
+                    let mut measure = MeasureStream::new();
+                    serialize_truncated_golomb(&mut measure, &mut value.clone(), m, max).unwrap();
+                    assert_eq!(measure.bit_offset(), bits);
+                    kraft += (-(bits as f64)).exp2();
+                    let mut back = u32::MAX;
+                    let mut reader = ReadStream::new(&buf);
+                    serialize_truncated_golomb(&mut reader, &mut back, m, max).unwrap();
+                    assert_eq!((back, reader.bit_offset()), (value, bits), "{m} {max}");
+                }
+                assert!((kraft - 1.0).abs() < 1e-9, "m {m} max {max}: {kraft}");
+            }
+        }
+        // All ones: the reader stops at the last bucket, in range.
+        let ones = [0xFFu8; 160];
+        for (m, max) in [(1u32, 1000u32), (3, 100), (7, 7)] {
+            let mut value = 0;
+            serialize_truncated_golomb(&mut ReadStream::new(&ones), &mut value, m, max).unwrap();
+            assert!(value <= max);
+            assert!(value >= max / m * m);
+        }
+    }
+}

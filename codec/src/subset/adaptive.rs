@@ -1,0 +1,525 @@
+//! Adaptive subsets: the count first, then the indices in codes that follow
+//! the slots and items left, so that a packet's index part comes within a
+//! few bits of `log2((size + 1) C(size, k))`, the least any code that must
+//! also say `k` can spend on most subsets (the bound scene E is held to in
+//! `docs/COMPACTNESS.md`).
+//!
+//! Every code here is complete: each bit string a reader takes decodes to
+//! one subset, and each subset encodes to one bit string. A reader refuses
+//! nothing but an input that ends early, and accepts only what a writer
+//! writes: packets are canonical by construction.
+//!
+//! # Code, version 1
+//!
+//! With `size` slots and `k` items:
+//!
+//! 1. `k` in truncated binary over the `size + 1` counts
+//!    ([`crate::stream::ops::truncated`] defines both truncated codes).
+//! 2. The *coded set* is the present slots when `2k <= size`, else the
+//!    absent ones; `r` is its size, `n = size` the slots left.
+//! 3. While `0 < r < n`, one step codes the next part of the slots left.
+//!    When `12 r < size` each step is a *gap*, else a *block*:
+//!    - gap: `z`, the slots before the next coded one, in `0..=n - r`, as a
+//!      Golomb code of parameter `m` cut to `n - r`, where `m = n` when
+//!      `r = 1` (one slot left to place: `z` is then sent in truncated
+//!      binary) and else `max(1, ceil((710 n - 867 r) / (1024 r)))` (the
+//!      best Golomb parameter for gaps of density `r / n`, in integers);
+//!      then `n -= z + 1`, `r -= 1`.
+//!    - block: the next `b = min(64, n)` slots. Their count of coded slots
+//!      `c` lies in `lo = max(0, r - (n - b))` to `hi = min(b, r)`; when
+//!      `lo < hi` it is sent as its place in the order `mu, mu - 1, mu + 1,
+//!      mu - 2, mu + 2, ...` (values outside `lo..=hi` skipped), where
+//!      `mu = round(b r / n)` clamped to `lo..=hi`, in a Golomb code cut to
+//!      `hi - lo` whose `m` is `round(1.2 sigma)` (at least 1), with
+//!      `sigma^2 = b r (n - r) (n - b) / (n^2 (n - 1))` the count's variance,
+//!      in integers: `(isqrt(floor(576 b r (n - r) (n - b) / (100 n^2
+//!      (n - 1)))) + 1) / 2`. When `0 < c < b`, the block's coded slots
+//!      `x_1 < ... < x_c` (from the block's first slot) follow as their rank
+//!      `sum C(x_j, j)` among the `C(b, c)` subsets of that size, in truncated
+//!      binary. Then `n -= b`, `r -= c`.
+//! 4. Each present item's payload follows the step that places its slot,
+//!    in index order; when the steps end with every slot left present
+//!    (`r = n` for present, `r = 0` for absent sets), those slots' payloads
+//!    follow last.
+//!
+//! Gaps suit sparse sets, whose gaps are near geometric; above about one
+//! slot in twelve, the Golomb code's loss per gap (it cannot spend a
+//! fraction of a bit) outgrows what the blocks' counts cost, and ranks spend
+//! within a bit of `log2 C(b, c)` per block.
+
+use super::{check_items, payload, read_item, read_vec, Indexed};
+use crate::role::Role;
+use crate::stream::ops::truncated::{serialize_truncated_binary, serialize_truncated_golomb};
+use crate::stream::Stream;
+
+/// The slots a block holds: its ranks fit 64 bits (`C(64, 32) < 2^61`).
+pub const BLOCK: u32 = 64;
+
+/// `C(x, j)` for `x, j` in `0..=64`, by Pascal's rule (0 for `j > x`).
+// Built by the compiler: an index out of bounds fails the build, never a
+// run.
+#[allow(clippy::indexing_slicing)]
+static BINOMIAL: [[u64; 65]; 65] = {
+    let mut table = [[0u64; 65]; 65];
+    let mut x = 0;
+    while x < 65 {
+        table[x][0] = 1;
+        let mut j = 1;
+        while j <= x {
+            table[x][j] = table[x - 1][j - 1].wrapping_add(table[x - 1][j]);
+            j += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
+/// `C(x, j)` for a block's slots (0 outside the table).
+#[inline(always)]
+fn binomial(x: u32, j: u32) -> u64 {
+    BINOMIAL
+        .get(x as usize)
+        .and_then(|row| row.get(j as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Whether a coded set of `r` items among `size` slots is sent in blocks
+/// (else in gaps).
+#[inline(always)]
+#[must_use]
+pub const fn uses_blocks(r: u32, size: u32) -> bool {
+    (r as u64).saturating_mul(12) >= size as u64
+}
+
+/// The Golomb parameter of the next gap with `r` coded slots among the
+/// `n` left (`0 < r < n`).
+#[inline(always)]
+#[must_use]
+pub fn gap_parameter(n: u32, r: u32) -> u32 {
+    if r <= 1 {
+        return n;
+    }
+    let top = u64::from(n)
+        .saturating_mul(710)
+        .saturating_sub(u64::from(r).saturating_mul(867));
+    let unit = u64::from(r).saturating_mul(1024);
+    if top <= unit {
+        return 1;
+    }
+    u32::try_from(top.div_ceil(unit)).unwrap_or(u32::MAX)
+}
+
+/// The Golomb parameter of a block count: `b` slots of the `n` left
+/// (`b < n`), `r` of them coded (`0 < r < n`).
+#[must_use]
+pub fn count_parameter(n: u32, r: u32, b: u32) -> u32 {
+    let (n, r, b) = (u128::from(n), u128::from(r), u128::from(b));
+    let top = 576u128
+        .saturating_mul(b)
+        .saturating_mul(r)
+        .saturating_mul(n.saturating_sub(r))
+        .saturating_mul(n.saturating_sub(b));
+    let under = 100u128
+        .saturating_mul(n)
+        .saturating_mul(n)
+        .saturating_mul(n.saturating_sub(1));
+    let scaled = top.checked_div(under).unwrap_or(0);
+    let m = scaled.isqrt().saturating_add(1) / 2;
+    u32::try_from(m).unwrap_or(u32::MAX).max(1)
+}
+
+/// A block count's range and centre, and its place in the order that
+/// starts at the centre and alternates below and above it.
+#[derive(Clone, Copy, Debug)]
+struct CountOrder {
+    lo: u32,
+    hi: u32,
+    mu: u32,
+}
+
+impl CountOrder {
+    fn new(n: u32, r: u32, b: u32) -> Self {
+        let lo = r.saturating_sub(n.saturating_sub(b));
+        let hi = b.min(r);
+        let twice = u64::from(b)
+            .saturating_mul(u64::from(r))
+            .saturating_mul(2)
+            .saturating_add(u64::from(n));
+        let round = twice
+            .checked_div(u64::from(n).saturating_mul(2))
+            .unwrap_or(0);
+        let mu = u32::try_from(round).unwrap_or(u32::MAX).clamp(lo, hi);
+        Self { lo, hi, mu }
+    }
+
+    /// The largest place.
+    fn last(self) -> u32 {
+        self.hi.wrapping_sub(self.lo)
+    }
+
+    /// The place of `c` (in `lo..=hi`).
+    fn place(self, c: u32) -> u32 {
+        let below = self.mu.wrapping_sub(self.lo);
+        if c >= self.mu {
+            let d = c.wrapping_sub(self.mu);
+            d.wrapping_add(d.min(below))
+        } else {
+            let above = self.hi.wrapping_sub(self.mu);
+            let e = self.mu.wrapping_sub(c);
+            e.wrapping_add(e.wrapping_sub(1).min(above))
+        }
+    }
+
+    /// The count at `place` (in `0..=last`).
+    fn count(self, place: u32) -> u32 {
+        let below = self.mu.wrapping_sub(self.lo);
+        let above = self.hi.wrapping_sub(self.mu);
+        let both = below.min(above);
+        if place <= both.saturating_mul(2) {
+            if place.is_multiple_of(2) {
+                self.mu.wrapping_add(place / 2)
+            } else {
+                self.mu.wrapping_sub(place.div_ceil(2))
+            }
+        } else if below < above {
+            self.mu.wrapping_add(place.wrapping_sub(below))
+        } else {
+            self.mu.wrapping_sub(place.wrapping_sub(above))
+        }
+    }
+}
+
+/// The rank of a block's coded slots (`mask`, bit `x` for slot `x`)
+/// among the subsets of their size: `sum C(x_j, j)`.
+fn rank(mask: u64) -> u64 {
+    let mut rank = 0u64;
+    let mut rest = mask;
+    let mut j = 0u32;
+    while rest != 0 {
+        j = j.wrapping_add(1);
+        rank = rank.wrapping_add(binomial(rest.trailing_zeros(), j));
+        rest &= rest.wrapping_sub(1);
+    }
+    rank
+}
+
+/// The `c` coded slots of a `b`-slot block whose rank is `rank` (below
+/// `C(b, c)`), as a mask: the largest slot `x` with `C(x, c) <= rank`, and
+/// so on down. One pass over the block's slots.
+fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
+    let mut mask = 0u64;
+    let mut j = c;
+    let mut x = b;
+    while j > 0 && x > 0 {
+        x = x.wrapping_sub(1);
+        let step = binomial(x, j);
+        if step <= rank {
+            rank = rank.wrapping_sub(step);
+            mask |= 1u64.checked_shl(x).unwrap_or(0);
+            j = j.wrapping_sub(1);
+        }
+    }
+    mask
+}
+
+/// The mask of a block's first `b` slots.
+#[inline(always)]
+fn full(b: u32) -> u64 {
+    1u64.checked_shl(b).unwrap_or(0).wrapping_sub(1)
+}
+
+/// Where a walk over the slots stands: the next slot, and the items a
+/// writer has sent.
+struct Walk {
+    at: u32,
+    sent: usize,
+    present: bool,
+}
+
+impl Walk {
+    /// Sends the payload of the present slot `index`: a writer's next item
+    /// (whose index it is), or a new item a reader appends.
+    #[inline(always)]
+    fn place<S: Stream, T: Indexed>(
+        &mut self,
+        stream: &mut S,
+        items: &mut Vec<T>,
+        index: u32,
+    ) -> Result<(), S::Error> {
+        if S::IS_READING {
+            return read_item(stream, items, index);
+        }
+        let item = items.get_mut(self.sent);
+        self.sent = self.sent.wrapping_add(1);
+        match item {
+            Some(item) => payload(stream, item),
+            None => Ok(()),
+        }
+    }
+
+    /// The payloads of slots `at..end`, every one present.
+    fn place_run<S: Stream, T: Indexed>(
+        &mut self,
+        stream: &mut S,
+        items: &mut Vec<T>,
+        end: u32,
+    ) -> Result<(), S::Error> {
+        for index in self.at..end {
+            self.place(stream, items, index)?;
+        }
+        self.at = end;
+        Ok(())
+    }
+
+    /// A writer's next coded slot at or after `at`: its next item's index
+    /// for a present set, else the first slot no item holds.
+    fn next_coded<T: Indexed>(&self, items: &[T]) -> u32 {
+        let next = items.get(self.sent).map(Indexed::index);
+        if self.present {
+            return next.unwrap_or(self.at);
+        }
+        let mut slot = self.at;
+        for item in items.iter().skip(self.sent) {
+            if item.index() != slot {
+                break;
+            }
+            slot = slot.wrapping_add(1);
+        }
+        slot
+    }
+
+    /// A writer's present slots among the `b` from `at`, as a mask.
+    fn present_mask<T: Indexed>(&self, items: &[T], b: u32) -> u64 {
+        let mut mask = 0u64;
+        for item in items.iter().skip(self.sent) {
+            let offset = item.index().wrapping_sub(self.at);
+            if offset >= b {
+                break;
+            }
+            mask |= 1u64.checked_shl(offset).unwrap_or(0);
+        }
+        mask
+    }
+}
+
+/// The count `k`, then the indices in gaps or blocks (module docs), each
+/// item's payload after the step that places it.
+pub fn adaptive<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    size: u32,
+) -> Result<(), S::Error> {
+    check_items(stream, items, size)?;
+    if S::IS_READING {
+        let mut read = read_vec(stream, size);
+        walk(stream, &mut read, size)?;
+        *items = read;
+        return Ok(());
+    }
+    walk(stream, items, size)
+}
+
+fn walk<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    size: u32,
+) -> Result<(), S::Error> {
+    let mut k = if S::IS_WRITING { items.len() as u64 } else { 0 };
+    stream.field_name("count");
+    stream.field_role(Role::Count);
+    serialize_truncated_binary(stream, &mut k, u64::from(size).saturating_add(1))?;
+    let k = u32::try_from(k).unwrap_or(size);
+    let present = u64::from(k).saturating_mul(2) <= u64::from(size);
+    let r = if present { k } else { size.wrapping_sub(k) };
+    let mut walk = Walk {
+        at: 0,
+        sent: 0,
+        present,
+    };
+    let (n, r) = if uses_blocks(r, size) {
+        blocks(stream, items, &mut walk, size, r)?
+    } else {
+        gaps(stream, items, &mut walk, size, r)?
+    };
+    if (present && r == n) || (!present && r == 0) {
+        walk.place_run(stream, items, size)?;
+    }
+    Ok(())
+}
+
+/// Gap steps; returns the slots and coded slots left.
+fn gaps<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    walk: &mut Walk,
+    mut n: u32,
+    mut r: u32,
+) -> Result<(u32, u32), S::Error> {
+    while r > 0 && r < n {
+        let most = n.wrapping_sub(r);
+        let mut z = if S::IS_WRITING {
+            walk.next_coded(items).wrapping_sub(walk.at)
+        } else {
+            0
+        };
+        stream.field_name("gap");
+        stream.field_role(Role::Gap);
+        serialize_truncated_golomb(stream, &mut z, gap_parameter(n, r), most)?;
+        // `z <= n - r`, so the coded slot is below the slots' end.
+        let coded = walk.at.wrapping_add(z);
+        if walk.present {
+            walk.place(stream, items, coded)?;
+        } else {
+            walk.place_run(stream, items, coded)?;
+        }
+        walk.at = coded.wrapping_add(1);
+        n = n.wrapping_sub(z).wrapping_sub(1);
+        r = r.wrapping_sub(1);
+    }
+    Ok((n, r))
+}
+
+/// Block steps; returns the slots and coded slots left.
+fn blocks<S: Stream, T: Indexed>(
+    stream: &mut S,
+    items: &mut Vec<T>,
+    walk: &mut Walk,
+    mut n: u32,
+    mut r: u32,
+) -> Result<(u32, u32), S::Error> {
+    while r > 0 && r < n {
+        let b = n.min(BLOCK);
+        let mut coded = 0u64;
+        if S::IS_WRITING {
+            let present = walk.present_mask(items, b);
+            coded = if walk.present {
+                present
+            } else {
+                !present & full(b)
+            };
+        }
+        let order = CountOrder::new(n, r, b);
+        let mut c = order.lo;
+        if order.lo < order.hi {
+            let mut place = if S::IS_WRITING {
+                order.place(coded.count_ones())
+            } else {
+                0
+            };
+            stream.field_name("block count");
+            stream.field_role(Role::Count);
+            serialize_truncated_golomb(stream, &mut place, count_parameter(n, r, b), order.last())?;
+            c = order.count(place);
+        }
+        if c > 0 && c < b {
+            let mut ranked = if S::IS_WRITING { rank(coded) } else { 0 };
+            stream.field_name("rank");
+            stream.field_role(Role::Index);
+            serialize_truncated_binary(stream, &mut ranked, binomial(b, c))?;
+            if S::IS_READING {
+                coded = unrank(ranked, c, b);
+            }
+        } else if S::IS_READING {
+            coded = if c == 0 { 0 } else { full(b) };
+        }
+        let mut present = if walk.present {
+            coded
+        } else {
+            !coded & full(b)
+        };
+        let start = walk.at;
+        while present != 0 {
+            let slot = start.wrapping_add(present.trailing_zeros());
+            walk.place(stream, items, slot)?;
+            present &= present.wrapping_sub(1);
+        }
+        walk.at = start.wrapping_add(b);
+        n = n.wrapping_sub(b);
+        r = r.wrapping_sub(c);
+    }
+    Ok((n, r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials_are_pascals_triangle() {
+        assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+        assert_eq!(binomial(10, 3), 120);
+        assert_eq!(binomial(3, 10), 0);
+        assert_eq!(binomial(0, 0), 1);
+        for x in 1..=64 {
+            assert_eq!(
+                (0..=x).map(|j| binomial(x, j) as u128).sum::<u128>(),
+                1 << x
+            );
+        }
+    }
+
+    /// Every subset of a block has a rank below `C(b, c)`, no two share
+    /// one, and the rank gives the subset back.
+    #[test]
+    fn ranks_number_the_subsets_of_each_size() {
+        for b in [1u32, 2, 5, 10, 12] {
+            let mut seen = std::collections::HashSet::new();
+            for mask in 0..1u64 << b {
+                let c = mask.count_ones();
+                let r = rank(mask);
+                assert!(r < binomial(b, c));
+                assert!(seen.insert((c, r)));
+                assert_eq!(unrank(r, c, b), mask);
+            }
+        }
+        let wide = 0xF0F0_0000_0000_0F0Fu64;
+        assert_eq!(unrank(rank(wide), wide.count_ones(), 64), wide);
+        assert_eq!(rank(u64::MAX), 0);
+    }
+
+    /// The count order is a bijection of `lo..=hi` onto `0..=hi - lo`,
+    /// starting at the centre.
+    #[test]
+    fn the_count_order_is_a_bijection_from_the_centre() {
+        for n in [2u32, 3, 65, 100, 1024] {
+            for b in [1u32, 2, 64].into_iter().filter(|&b| b < n) {
+                for r in 1..n {
+                    let order = CountOrder::new(n, r, b);
+                    assert!(order.lo <= order.mu && order.mu <= order.hi);
+                    assert_eq!(order.place(order.mu), 0);
+                    let mut places: Vec<u32> =
+                        (order.lo..=order.hi).map(|c| order.place(c)).collect();
+                    for c in order.lo..=order.hi {
+                        assert_eq!(order.count(order.place(c)), c, "n {n} b {b} r {r}");
+                    }
+                    places.sort_unstable();
+                    assert_eq!(places, (0..=order.last()).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    /// The integer parameters match their real-valued definitions on the
+    /// scenes' slots.
+    #[test]
+    fn parameters_follow_their_formulas() {
+        for n in (2u32..=1024).step_by(7) {
+            for r in (2..n).step_by(5) {
+                let p = f64::from(r) / f64::from(n);
+                let real = ((710.0 * f64::from(n) - 867.0 * f64::from(r))
+                    / (1024.0 * f64::from(r)))
+                .ceil()
+                .max(1.0);
+                assert_eq!(f64::from(gap_parameter(n, r)), real, "n {n} r {r} p {p}");
+                let b = n.min(BLOCK);
+                if b < n {
+                    let var = f64::from(b) * p * (1.0 - p) * f64::from(n - b) / f64::from(n - 1);
+                    let m = f64::from(count_parameter(n, r, b));
+                    assert_eq!(m, (1.2 * var.sqrt()).round().max(1.0), "n {n} r {r}");
+                }
+            }
+        }
+        assert_eq!(gap_parameter(500, 1), 500);
+    }
+}
