@@ -155,9 +155,11 @@ fn any_bits_read_as_one_subset_that_writes_them_back() {
 #[test]
 fn lengths_match_an_independent_model() {
     let size = 1024;
-    let cases: [(&str, Vec<u32>, u64); 9] = [
+    let cases: [(&str, Vec<u32>, u64); 11] = [
         ("every third", (0..size).step_by(3).collect(), 941),
-        ("every tenth", (0..size).step_by(10).collect(), 484),
+        ("every tenth", (0..size).step_by(10).collect(), 522),
+        ("every fourth", (0..size).step_by(4).collect(), 837),
+        ("every other", (0..size).step_by(2).collect(), 1033),
         ("every 97th", (0..size).step_by(97).collect(), 96),
         ("first 300", (0..300).collect(), 156),
         (

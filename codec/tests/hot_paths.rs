@@ -12,7 +12,8 @@
 //! refusal.
 //!
 //! The hot paths: a scene slot's object (scenes A to D and scene E's
-//! generic loop), scene E's subset read and written ahead, and a reading
+//! generic loop), scene E's subset read and written ahead, the adaptive
+//! subset code's truncated codes read from one window, and a reading
 //! stream's one-load read of up to 57 bits.
 
 use codec::ops::golomb::serialize_golomb;
@@ -87,6 +88,21 @@ impl Subject for ScenePacket {
 
     fn run<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
         self.serialize_payload(stream)
+    }
+}
+
+/// A scene's slots in the adaptive subset code, whose truncated codes
+/// read from one window on a reading stream.
+#[derive(Clone, Debug, PartialEq)]
+struct Adaptive(Vec<Slot>);
+
+impl Subject for Adaptive {
+    fn blank(&self) -> Self {
+        Self(Vec::new())
+    }
+
+    fn run<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        codec::subset::adaptive(stream, &mut self.0, MAX_OBJECTS)
     }
 }
 
@@ -346,6 +362,7 @@ fn wide() -> impl Strategy<Value = Wide> {
 enum Any {
     SceneE(SceneE),
     Scene(ScenePacket),
+    Adaptive(Adaptive),
     Wide(Wide),
 }
 
@@ -353,6 +370,7 @@ fn any_subject() -> impl Strategy<Value = Any> {
     prop_oneof![
         3 => scene_e().prop_map(Any::SceneE),
         2 => scene_packet().prop_map(Any::Scene),
+        2 => slots().prop_map(|slots| Any::Adaptive(Adaptive(slots))),
         1 => wide().prop_map(Any::Wide),
     ]
 }
@@ -374,6 +392,10 @@ proptest! {
                 same_write(&value, room, how.skip)?;
             }
             Any::Scene(value) => {
+                same_read(&value, &how)?;
+                same_write(&value, room, how.skip)?;
+            }
+            Any::Adaptive(value) => {
                 same_read(&value, &how)?;
                 same_write(&value, room, how.skip)?;
             }

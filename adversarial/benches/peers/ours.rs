@@ -4,11 +4,14 @@
 
 use crate::wire::Wire;
 use crate::workload::{FloatObject, FloatPacket};
+use codec::packet::ProtocolId;
 use codec::packet::{self, Packet};
 use codec::protocols::packets::{PacketA, PacketB, PacketC, TestPacket};
 use codec::protocols::scenes::{
-    Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_SCENE_PACKET_BYTES,
+    Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_OBJECTS, MAX_SCENE_PACKET_BYTES,
+    SCENES_ENTROPY_PROTOCOL_ID,
 };
+use codec::Stream;
 
 /// The objects, quantized by the articles' ranges.
 fn scene(objects: &[FloatObject]) -> Scene {
@@ -57,6 +60,54 @@ impl Wire<Vec<FloatObject>> for OursE {
     }
 
     fn decode(_: &mut Vec<u8>, bytes: &[u8]) -> SceneE {
+        decode(bytes)
+    }
+}
+
+/// A scene whose indices travel in the adaptive subset code, framed as
+/// scene E is: the code scene E would send in its place.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AdaptiveScene(Scene);
+
+impl Packet for AdaptiveScene {
+    const PROTOCOL_ID: ProtocolId = SCENES_ENTROPY_PROTOCOL_ID;
+    const PACKET_TYPES: u32 = 1;
+    const MAX_PACKET_BYTES: usize = MAX_SCENE_PACKET_BYTES;
+
+    fn packet_type(&self) -> u32 {
+        0
+    }
+
+    fn empty(packet_type: u32) -> Option<Self> {
+        (packet_type == 0).then(Self::default)
+    }
+
+    fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        codec::subset::adaptive(stream, &mut self.0.slots, MAX_OBJECTS)
+    }
+}
+
+/// The adaptive subset code in scene E's frame.
+pub struct OursAdaptive;
+
+impl Wire<Vec<FloatObject>> for OursAdaptive {
+    const NAME: &'static str = "ours-adaptive";
+    type Value = AdaptiveScene;
+    type State = Vec<u8>;
+
+    fn state() -> Vec<u8> {
+        vec![0; MAX_SCENE_PACKET_BYTES]
+    }
+
+    fn value(input: &Vec<FloatObject>) -> AdaptiveScene {
+        AdaptiveScene(scene(input))
+    }
+
+    fn encode<'s>(state: &'s mut Vec<u8>, value: &mut AdaptiveScene) -> &'s [u8] {
+        encode(state, value)
+    }
+
+    fn decode(_: &mut Vec<u8>, bytes: &[u8]) -> AdaptiveScene {
         decode(bytes)
     }
 }

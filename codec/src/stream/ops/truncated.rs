@@ -14,8 +14,9 @@
 //!   truncated binary over `m`, or over what the last bucket holds,
 //!   `max - (max / m) m + 1`.
 
+use crate::bits::{low_mask_of, BitReader};
 use crate::error::DecodeError;
-use crate::stream::Stream;
+use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 
 /// `b` (the bits of `span - 1`, at least 1) and `short = 2^b - span`, for
 /// a span of at least 2.
@@ -49,8 +50,9 @@ pub const fn truncated_binary_bits(value: u64, span: u64) -> u32 {
 /// `value` in `0..span` in truncated binary (module docs). A span of 0 or
 /// 1 sends nothing, and a reader gets 0. A writer refuses a value outside
 /// the span ([`DecodeError::OutOfRange`]); a reader's value is always in
-/// it. A refused read leaves `value` untouched.
-#[inline]
+/// it. A refused read leaves `value` untouched. Always inlined, as
+/// [`serialize_truncated_golomb`] is.
+#[inline(always)]
 pub fn serialize_truncated_binary<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u64,
@@ -67,31 +69,38 @@ pub fn serialize_truncated_binary<S: Stream + ?Sized>(
         }
         return Ok(());
     }
-    let (b, short) = truncated_shape(span);
-    let first = b.wrapping_sub(1);
-    // Below `span <= 2^b`, so `value + short < 2^b` never wraps.
-    let coded = if *value < short {
-        *value
-    } else {
-        value.wrapping_add(short)
-    };
-    let mut high = if *value < short { coded } else { coded >> 1 };
-    if first > 0 {
-        stream.serialize_bits64(&mut high, first)?;
-    } else {
-        high = 0;
+    if S::IS_WRITING {
+        let (mut word, bits) = binary_word(*value, span);
+        return stream.serialize_bits64(&mut word, bits);
     }
-    if high < short {
-        if S::IS_READING {
-            *value = high;
-        }
+    if let Some(Some(read)) = stream.concrete(TOKEN, ReadBinary { span }) {
+        *value = read;
         return Ok(());
     }
-    let mut low = (coded & 1) as u32;
-    stream.serialize_bits(&mut low, 1)?;
-    if S::IS_READING {
-        *value = ((high << 1) | u64::from(low)).wrapping_sub(short);
+    binary_field_by_field(stream, value, span)
+}
+
+/// A reader's [`serialize_truncated_binary`] a field at a time (a span of
+/// at least 2), out of line.
+#[inline(never)]
+fn binary_field_by_field<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u64,
+    span: u64,
+) -> Result<(), S::Error> {
+    let (b, short) = truncated_shape(span);
+    let first = b.wrapping_sub(1);
+    let mut high = 0u64;
+    if first > 0 {
+        stream.serialize_bits64(&mut high, first)?;
     }
+    if high < short {
+        *value = high;
+        return Ok(());
+    }
+    let mut low = 0u32;
+    stream.serialize_bits(&mut low, 1)?;
+    *value = ((high << 1) | u64::from(low)).wrapping_sub(short);
     Ok(())
 }
 
@@ -99,8 +108,9 @@ pub fn serialize_truncated_binary<S: Stream + ?Sized>(
 /// cut to `max` (module docs). A writer refuses a value above `max`
 /// ([`DecodeError::OutOfRange`]); a reader takes at most `max / m` one-bits
 /// and its value is always in range. A refused read leaves `value`
-/// untouched.
-#[inline]
+/// untouched. Always inlined: a subset reads one per item, and a call
+/// would pin the reader in memory.
+#[inline(always)]
 pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
     stream: &mut S,
     value: &mut u32,
@@ -108,11 +118,33 @@ pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
     max: u32,
 ) -> Result<(), S::Error> {
     let m = m.max(1);
-    if S::IS_WRITING && *value > max {
+    if S::IS_READING {
+        if let Some(Some(read)) = stream.concrete(TOKEN, ReadGolomb { m, max }) {
+            *value = read;
+            return Ok(());
+        }
+        return golomb_field_by_field(stream, value, m, max);
+    }
+    if *value > max {
         return Err(stream.refuse(DecodeError::OutOfRange {
             at: stream.bit_offset(),
         }));
     }
+    match golomb_word(*value, m, max) {
+        Some((mut word, bits)) => stream.serialize_bits64(&mut word, bits),
+        None => golomb_field_by_field(stream, value, m, max),
+    }
+}
+
+/// [`serialize_truncated_golomb`] a field at a time: the statement of the
+/// code, which every other path matches; kept out of line.
+#[inline(never)]
+fn golomb_field_by_field<S: Stream + ?Sized>(
+    stream: &mut S,
+    value: &mut u32,
+    m: u32,
+    max: u32,
+) -> Result<(), S::Error> {
     // `m >= 1`, so neither division can fail.
     let last = max.checked_div(m).unwrap_or(0);
     let mut quotient = if S::IS_WRITING {
@@ -168,6 +200,134 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
     u64::from(quotient)
         .saturating_add(stop)
         .saturating_add(u64::from(tail))
+}
+
+/// The whole cut Golomb code of `value` (at most `max`) as one word,
+/// first bit lowest, and its length, where it takes 1 to 57 bits: what
+/// the field-by-field code writes, in one write.
+#[inline(always)]
+fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
+    let last = max.checked_div(m)?;
+    let quotient = value.checked_div(m)?;
+    if quotient > 40 {
+        return None;
+    }
+    let base = quotient.wrapping_mul(m);
+    let (span, stop) = if quotient < last {
+        (m, 1)
+    } else {
+        (max.wrapping_sub(base).wrapping_add(1), 0)
+    };
+    let head = quotient.wrapping_add(stop);
+    let ones = low_mask_of(quotient);
+    let remainder = u64::from(value.wrapping_sub(base));
+    let (tail, tail_bits) = binary_word(remainder, u64::from(span));
+    let bits = head.wrapping_add(tail_bits);
+    if bits == 0 || bits > BitReader::MAX_WIDE_BITS {
+        return None;
+    }
+    Some((ones | tail << head, bits))
+}
+
+/// The truncated binary code of `value` in `0..span` as a word, first bit
+/// lowest, and its length: the high `b - 1` bits of `value + short` as
+/// themselves, then its low bit, where the value is not below `short`.
+#[inline(always)]
+fn binary_word(value: u64, span: u64) -> (u64, u32) {
+    if span <= 1 {
+        return (0, 0);
+    }
+    let (b, short) = truncated_shape(span);
+    let first = b.wrapping_sub(1);
+    if value < short {
+        return (value, first);
+    }
+    let coded = value.wrapping_add(short);
+    let low = (coded & 1).checked_shl(first).unwrap_or(0);
+    ((coded >> 1) | low, b)
+}
+
+/// The truncated binary code of `window`'s first bits (a value in
+/// `0..span`), and its length, where it lies within them.
+#[inline(always)]
+fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32)> {
+    if span <= 1 {
+        return Some((0, 0));
+    }
+    let (b, short) = truncated_shape(span);
+    if b > room {
+        return None;
+    }
+    let first = b.wrapping_sub(1);
+    let high = window & low_mask_of(first);
+    if high < short {
+        return Some((high, first));
+    }
+    let low = window.checked_shr(first).unwrap_or(0) & 1;
+    Some((((high << 1) | low).wrapping_sub(short), b))
+}
+
+/// A reading stream's truncated binary read from one window, where the
+/// input holds it: the value the field-by-field read gives.
+struct ReadBinary {
+    span: u64,
+}
+
+impl HotPath for ReadBinary {
+    type Output = Option<u64>;
+
+    #[inline(always)]
+    fn read(self, stream: &mut ReadStream<'_>) -> Option<u64> {
+        let reader = stream.reader();
+        let window = reader.window64()?;
+        let (value, bits) = binary_from(window, self.span, BitReader::MAX_WIDE_BITS)?;
+        reader.advance(bits);
+        Some(value)
+    }
+
+    fn write(self, _: &mut WriteStream<'_>) -> Option<u64> {
+        None
+    }
+}
+
+/// A reading stream's cut Golomb read from one window, where the input
+/// holds the whole code: the value the field-by-field read gives.
+struct ReadGolomb {
+    m: u32,
+    max: u32,
+}
+
+impl HotPath for ReadGolomb {
+    type Output = Option<u32>;
+
+    #[inline(always)]
+    fn read(self, stream: &mut ReadStream<'_>) -> Option<u32> {
+        let reader = stream.reader();
+        let window = reader.window64()?;
+        let ones = (!window).trailing_zeros();
+        // Before the last bucket exactly when `(ones + 1) m <= max`: then a
+        // zero ends the run, and no division is needed to know it.
+        let next = u64::from(ones)
+            .saturating_add(1)
+            .saturating_mul(u64::from(self.m));
+        let (quotient, stop, span) = if next <= u64::from(self.max) {
+            (ones, 1, self.m)
+        } else {
+            let last = self.max.checked_div(self.m)?;
+            let base = last.wrapping_mul(self.m);
+            (last, 0, self.max.wrapping_sub(base).wrapping_add(1))
+        };
+        let head = quotient.wrapping_add(stop);
+        let room = BitReader::MAX_WIDE_BITS.checked_sub(head)?;
+        let tail = window.checked_shr(head).unwrap_or(0);
+        let (remainder, tail_bits) = binary_from(tail, u64::from(span), room)?;
+        reader.advance(head.wrapping_add(tail_bits));
+        Some(quotient.wrapping_mul(self.m).wrapping_add(remainder as u32))
+    }
+
+    fn write(self, _: &mut WriteStream<'_>) -> Option<u32> {
+        None
+    }
 }
 
 #[cfg(test)]
