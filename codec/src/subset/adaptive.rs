@@ -212,9 +212,7 @@ impl CountOrder {
 fn rank(mask: u64) -> u64 {
     let mut rank = 0u64;
     let mut rest = mask;
-    let mut j = 0u32;
-    while rest != 0 {
-        j = j.wrapping_add(1);
+    for j in 1..=mask.count_ones() {
         rank = rank.wrapping_add(binomial(rest.trailing_zeros(), j));
         rest &= rest.wrapping_sub(1);
     }
@@ -229,9 +227,10 @@ fn rank(mask: u64) -> u64 {
 fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
     let mut mask = 0u64;
     let mut j = c;
-    let mut x = b.min(64);
-    while j > 0 && x > 0 {
-        x = x.wrapping_sub(1);
+    for x in (0..b.min(64)).rev() {
+        if j == 0 {
+            break;
+        }
         let step = binomial(x, j);
         let take = step <= rank;
         rank = rank.wrapping_sub(if take { step } else { 0 });
@@ -447,7 +446,7 @@ fn blocks<S: Stream, T: Indexed>(
             !coded & full(b)
         };
         let start = walk.at;
-        while present != 0 {
+        for _ in 0..present.count_ones() {
             let slot = start.wrapping_add(present.trailing_zeros());
             walk.place(stream, items, slot)?;
             present &= present.wrapping_sub(1);

@@ -131,6 +131,8 @@ pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
         }));
     }
     match golomb_word(*value, m, max) {
+        // A value with no other (`max = 0`) takes no bits.
+        Some((_, 0)) => Ok(()),
         Some((mut word, bits)) => stream.serialize_bits64(&mut word, bits),
         None => golomb_field_by_field(stream, value, m, max),
     }
@@ -160,7 +162,7 @@ fn golomb_field_by_field<S: Stream + ?Sized>(
             stream.serialize_bool(&mut false)?;
         }
     } else {
-        while quotient < last {
+        for _ in 0..last {
             let mut one = false;
             stream.serialize_bool(&mut one)?;
             if !one {
@@ -209,24 +211,21 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
 fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
     let last = max.checked_div(m)?;
     let quotient = value.checked_div(m)?;
-    if quotient > 40 {
-        return None;
-    }
     let base = quotient.wrapping_mul(m);
     let (span, stop) = if quotient < last {
         (m, 1)
     } else {
         (max.wrapping_sub(base).wrapping_add(1), 0)
     };
-    let head = quotient.wrapping_add(stop);
-    let ones = low_mask_of(quotient);
+    let head = quotient.saturating_add(stop);
     let remainder = u64::from(value.wrapping_sub(base));
     let (tail, tail_bits) = binary_word(remainder, u64::from(span));
-    let bits = head.wrapping_add(tail_bits);
-    if bits == 0 || bits > BitReader::MAX_WIDE_BITS {
+    let bits = head.saturating_add(tail_bits);
+    if bits > BitReader::MAX_WIDE_BITS {
         return None;
     }
-    Some((ones | tail << head, bits))
+    // `head < 57`, so neither shift loses a bit.
+    Some((low_mask_of(quotient) | tail << head, bits))
 }
 
 /// The truncated binary code of `value` in `0..span` as a word, first bit
