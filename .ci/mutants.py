@@ -12,9 +12,12 @@ any mutant missed or timed out that is not listed as equivalent, and when
 read-path mutants lie on the diff's added lines (counted here from
 `cargo mutants --list --json`, apart from the tool's own matching) but not
 one was tested: a diff whose paths the tool could not match would
-otherwise pass while testing nothing. REV defaults
-to $MUTANTS_BASE, then to the commit in .ci/mutants-base: the commit of the
-last full run, so every change since that run is gated.
+otherwise pass while testing nothing. REV defaults to $MUTANTS_BASE, then
+to the commit in .ci/mutants-gated (the last commit whose CI run, this
+gate included, passed and landed), then to the commit in .ci/mutants-base
+(the last full run). So every change is gated at the stop that lands it,
+and a CI run tests only what changed since the last one landed, which
+keeps it within its time limit.
 
 `equivalents` checks the list: each entry names exactly one mutant, has a
 reason on the line above it, and is still missed. An entry that a test now
@@ -135,8 +138,17 @@ def report(by_summary):
         print(f"{summary}: {len(by_summary.get(summary, []))}")
 
 
+def default_base():
+    """The last landed gate's commit, else the last full run's."""
+    for name in ("mutants-gated", "mutants-base"):
+        path = ROOT / ".ci" / name
+        if path.exists():
+            return path.read_text().split()[0]
+    raise SystemExit("no .ci/mutants-gated or .ci/mutants-base")
+
+
 def gate(base):
-    base = base or os.environ.get("MUTANTS_BASE") or (ROOT / ".ci" / "mutants-base").read_text().split()[0]
+    base = base or os.environ.get("MUTANTS_BASE") or default_base()
     diff = subprocess.run(
         ["git", "diff", base, "HEAD"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
@@ -228,7 +240,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("gate", help="the mutants in code changed since a commit")
-    g.add_argument("--base", help="the commit to diff against (default: $MUTANTS_BASE, then .ci/mutants-base)")
+    g.add_argument("--base", help="the commit to diff against (default: $MUTANTS_BASE, then .ci/mutants-gated, then .ci/mutants-base)")
     sub.add_parser("equivalents", help="check the list of equivalent mutants")
     args = parser.parse_args()
     sys.exit(gate(args.base) if args.command == "gate" else equivalents())
