@@ -155,11 +155,16 @@ fn any_bits_read_as_one_subset_that_writes_them_back() {
 #[test]
 fn lengths_match_an_independent_model() {
     let size = 1024;
-    let cases: [(&str, Vec<u32>, u64); 11] = [
+    let cases: [(&str, Vec<u32>, u64); 14] = [
         ("every third", (0..size).step_by(3).collect(), 941),
         ("every tenth", (0..size).step_by(10).collect(), 522),
         ("every fourth", (0..size).step_by(4).collect(), 837),
         ("every other", (0..size).step_by(2).collect(), 1033),
+        // The band's edges: 128 items are the first sent in blocks, 480
+        // the first past them.
+        ("every eighth", (0..size).step_by(8).collect(), 552),
+        ("first 128", (0..128).collect(), 64),
+        ("first 480", (0..480).collect(), 1032),
         ("every 97th", (0..size).step_by(97).collect(), 96),
         ("first 300", (0..300).collect(), 156),
         (

@@ -66,15 +66,16 @@ pub const BLOCK: u32 = 64;
 #[allow(clippy::indexing_slicing)]
 static COLUMNS: [[u64; 64]; 65] = {
     let mut table = [[0u64; 64]; 65];
-    let mut x = 0;
+    let mut x = 0usize;
     while x < 64 {
         table[0][x] = 1;
-        let mut j = 1;
+        let mut j = 1usize;
         while j <= x {
-            table[j][x] = table[j - 1][x - 1].wrapping_add(table[j][x - 1]);
-            j += 1;
+            table[j][x] = table[j.wrapping_sub(1)][x.wrapping_sub(1)]
+                .wrapping_add(table[j][x.wrapping_sub(1)]);
+            j = j.wrapping_add(1);
         }
-        x += 1;
+        x = x.wrapping_add(1);
     }
     table
 };
