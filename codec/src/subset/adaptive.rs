@@ -17,31 +17,34 @@
 //!    ([`crate::stream::ops::truncated`] defines both truncated codes).
 //! 2. The *coded set* is the present slots when `2k <= size`, else the
 //!    absent ones; `r` is its size, `n = size` the slots left.
-//! 3. While `0 < r < n`, one step codes the next part of the slots left.
-//!    When `size <= 8 r` and `32 r < 15 size` each step is a *block*, else
-//!    a *gap*:
-//!    - gap: `z`, the slots before the next coded one, in `0..=n - r`, as a
-//!      Golomb code of parameter `m` cut to `n - r`, where `m = n` when
-//!      `r = 1` (one slot left to place: `z` is then sent in truncated
-//!      binary) and else `max(1, ceil((710 n - 867 r) / (1024 r)))` (the
-//!      best Golomb parameter for gaps of density `r / n`, in integers);
-//!      then `n -= z + 1`, `r -= 1`.
-//!    - block: the next `b = min(64, n)` slots. Their count of coded slots
-//!      `c` lies in `lo = max(0, r - (n - b))` to `hi = min(b, r)`; when
-//!      `lo < hi` it is sent as its place in the order `mu, mu - 1, mu + 1,
+//! 3. When `size <= 8 r` and `32 r < 15 size` the indices travel in
+//!    *blocks*, else in *gaps*:
+//!    - gaps, one for each coded slot: `z`, the slots before the next
+//!      coded one, in `0..=n - r`, as a Golomb code of parameter `m` cut to
+//!      `n - r`, where `m = n` when `r = 1` (one slot left to place: `z` is
+//!      then sent in truncated binary) and else
+//!      `max(1, ceil((710 n - 867 r) / (1024 r)))` (the best Golomb
+//!      parameter for gaps of density `r / n`, in integers); then
+//!      `n -= z + 1`, `r -= 1`.
+//!    - blocks, one for each run of `b = min(64, n)` slots: their count of
+//!      coded slots `c`, which lies in `lo = max(0, r - (n - b))` to
+//!      `hi = min(b, r)`, as its place in the order `mu, mu - 1, mu + 1,
 //!      mu - 2, mu + 2, ...` (values outside `lo..=hi` skipped), where
 //!      `mu = round(b r / n)` clamped to `lo..=hi`, in a Golomb code cut to
 //!      `hi - lo` whose `m` is `round(1.2 sigma)` (at least 1), with
 //!      `sigma^2 = b r (n - r) (n - b) / (n^2 (n - 1))` the count's variance,
 //!      in integers: `(isqrt(floor(576 b r (n - r) (n - b) / (100 n^2
-//!      (n - 1)))) + 1) / 2`. When `0 < c < b`, the block's coded slots
-//!      `x_1 < ... < x_c` (from the block's first slot) follow as their rank
-//!      `sum C(x_j, j)` among the `C(b, c)` subsets of that size, in truncated
-//!      binary. Then `n -= b`, `r -= c`.
+//!      (n - 1)))) + 1) / 2`. Then the block's coded slots `x_1 < ... <
+//!      x_c` (from the block's first slot) as their rank `sum C(x_j, j)`
+//!      among the `C(b, c)` subsets of that size, in truncated binary. Then
+//!      `n -= b`, `r -= c`.
+//!
+//!    A step whose value is the only one possible takes no bits: a gap
+//!    once the slots left are all coded, a block's count when `lo = hi`,
+//!    its rank when it holds none or all of its slots.
 //! 4. Each present item's payload follows the step that places its slot,
-//!    in index order; when the steps end with every slot left present
-//!    (`r = n` for present, `r = 0` for absent sets), those slots' payloads
-//!    follow last.
+//!    in index order; for an absent set sent in gaps, the payloads of the
+//!    slots after the last absent one follow last.
 //!
 //! Gaps suit sparse sets, whose gaps are near geometric, and sets near half
 //! density, where `m = 1` fits them. Between, the Golomb code's loss per
@@ -355,27 +358,29 @@ fn walk<S: Stream, T: Indexed>(
         sent: 0,
         present,
     };
-    let (n, r) = if uses_blocks(r, size) {
-        blocks(stream, items, &mut walk, size, r)?
-    } else {
-        gaps(stream, items, &mut walk, size, r)?
-    };
-    if (present && r == n) || (!present && r == 0) {
+    if uses_blocks(r, size) {
+        return blocks(stream, items, &mut walk, size, r);
+    }
+    gaps(stream, items, &mut walk, size, r)?;
+    // What follows the last coded slot is all absent for a present set,
+    // all present for an absent one.
+    if !present {
         walk.place_run(stream, items, size)?;
     }
     Ok(())
 }
 
-/// Gap steps; returns the slots and coded slots left.
+/// One gap step for each of the `r` coded slots. Once the slots left are
+/// all coded, each gap is 0 and takes no bits.
 fn gaps<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut Vec<T>,
     walk: &mut Walk,
     mut n: u32,
-    mut r: u32,
-) -> Result<(u32, u32), S::Error> {
-    while r > 0 && r < n {
-        let most = n.wrapping_sub(r);
+    r: u32,
+) -> Result<(), S::Error> {
+    for left in (1..=r).rev() {
+        let most = n.wrapping_sub(left);
         let mut z = if S::IS_WRITING {
             walk.next_coded(items).wrapping_sub(walk.at)
         } else {
@@ -383,8 +388,8 @@ fn gaps<S: Stream, T: Indexed>(
         };
         stream.field_name("gap");
         stream.field_role(Role::Gap);
-        serialize_truncated_golomb(stream, &mut z, gap_parameter(n, r), most)?;
-        // `z <= n - r`, so the coded slot is below the slots' end.
+        serialize_truncated_golomb(stream, &mut z, gap_parameter(n, left), most)?;
+        // `z <= n - left`, so the coded slot is below the slots' end.
         let coded = walk.at.wrapping_add(z);
         if walk.present {
             walk.place(stream, items, coded)?;
@@ -393,20 +398,21 @@ fn gaps<S: Stream, T: Indexed>(
         }
         walk.at = coded.wrapping_add(1);
         n = n.wrapping_sub(z).wrapping_sub(1);
-        r = r.wrapping_sub(1);
     }
-    Ok((n, r))
+    Ok(())
 }
 
-/// Block steps; returns the slots and coded slots left.
+/// One block step for each block of the `n` slots, `r` of them coded. A
+/// block whose count and subset are already known (none or all of its
+/// slots coded) takes no bits.
 fn blocks<S: Stream, T: Indexed>(
     stream: &mut S,
     items: &mut Vec<T>,
     walk: &mut Walk,
     mut n: u32,
     mut r: u32,
-) -> Result<(u32, u32), S::Error> {
-    while r > 0 && r < n {
+) -> Result<(), S::Error> {
+    for _ in 0..n.div_ceil(BLOCK) {
         let b = n.min(BLOCK);
         let mut coded = 0u64;
         if S::IS_WRITING {
@@ -418,28 +424,21 @@ fn blocks<S: Stream, T: Indexed>(
             };
         }
         let order = CountOrder::new(n, r, b);
-        let mut c = order.lo;
-        if order.lo < order.hi {
-            let mut place = if S::IS_WRITING {
-                order.place(coded.count_ones())
-            } else {
-                0
-            };
-            stream.field_name("block count");
-            stream.field_role(Role::Count);
-            serialize_truncated_golomb(stream, &mut place, count_parameter(n, r, b), order.last())?;
-            c = order.count(place);
-        }
-        if c > 0 && c < b {
-            let mut ranked = if S::IS_WRITING { rank(coded) } else { 0 };
-            stream.field_name("rank");
-            stream.field_role(Role::Index);
-            serialize_truncated_binary(stream, &mut ranked, subsets(b, c))?;
-            if S::IS_READING {
-                coded = unrank(ranked, c, b);
-            }
-        } else if S::IS_READING {
-            coded = if c == 0 { 0 } else { full(b) };
+        let mut place = if S::IS_WRITING {
+            order.place(coded.count_ones())
+        } else {
+            0
+        };
+        stream.field_name("block count");
+        stream.field_role(Role::Count);
+        serialize_truncated_golomb(stream, &mut place, count_parameter(n, r, b), order.last())?;
+        let c = order.count(place);
+        let mut ranked = if S::IS_WRITING { rank(coded) } else { 0 };
+        stream.field_name("rank");
+        stream.field_role(Role::Index);
+        serialize_truncated_binary(stream, &mut ranked, subsets(b, c))?;
+        if S::IS_READING {
+            coded = unrank(ranked, c, b);
         }
         let mut present = if walk.present {
             coded
@@ -456,7 +455,7 @@ fn blocks<S: Stream, T: Indexed>(
         n = n.wrapping_sub(b);
         r = r.wrapping_sub(c);
     }
-    Ok((n, r))
+    Ok(())
 }
 
 #[cfg(test)]
