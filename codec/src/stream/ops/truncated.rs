@@ -73,7 +73,7 @@ pub fn serialize_truncated_binary<S: Stream + ?Sized>(
         let (mut word, bits) = binary_word(*value, span);
         return stream.serialize_bits64(&mut word, bits);
     }
-    if let Some(Some(read)) = stream.concrete(TOKEN, ReadBinary { span }) {
+    if let Some(Some(read)) = stream.concrete(TOKEN, ReadCode::Binary { span }) {
         *value = read;
         return Ok(());
     }
@@ -100,7 +100,8 @@ fn binary_field_by_field<S: Stream + ?Sized>(
     }
     let mut low = 0u32;
     stream.serialize_bits(&mut low, 1)?;
-    *value = ((high << 1) | u64::from(low)).wrapping_sub(short);
+    // The low bit joins below the high ones: an add that never carries.
+    *value = (high << 1).wrapping_add(u64::from(low)).wrapping_sub(short);
     Ok(())
 }
 
@@ -119,8 +120,9 @@ pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
 ) -> Result<(), S::Error> {
     let m = m.max(1);
     if S::IS_READING {
-        if let Some(Some(read)) = stream.concrete(TOKEN, ReadGolomb { m, max }) {
-            *value = read;
+        if let Some(Some(read)) = stream.concrete(TOKEN, ReadCode::Golomb { m, max }) {
+            // Within `0..=max`, a `u32`.
+            *value = read as u32;
             return Ok(());
         }
         return golomb_field_by_field(stream, value, m, max);
@@ -225,7 +227,8 @@ fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
         return None;
     }
     // `head < 57`, so neither shift loses a bit.
-    Some((low_mask_of(quotient) | tail << head, bits))
+    // The tail lies above the ones: an add that never carries.
+    Some((low_mask_of(quotient).wrapping_add(tail << head), bits))
 }
 
 /// The truncated binary code of `value` in `0..span` as a word, first bit
@@ -243,7 +246,7 @@ fn binary_word(value: u64, span: u64) -> (u64, u32) {
     }
     let coded = value.wrapping_add(short);
     let low = (coded & 1).checked_shl(first).unwrap_or(0);
-    ((coded >> 1) | low, b)
+    ((coded >> 1).wrapping_add(low), b)
 }
 
 /// The truncated binary code of `window`'s first bits (a value in
@@ -263,70 +266,63 @@ fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32)> {
         return Some((high, first));
     }
     let low = window.checked_shr(first).unwrap_or(0) & 1;
-    Some((((high << 1) | low).wrapping_sub(short), b))
+    Some(((high << 1).wrapping_add(low).wrapping_sub(short), b))
 }
 
-/// A reading stream's truncated binary read from one window, where the
-/// input holds it: the value the field-by-field read gives.
-struct ReadBinary {
-    span: u64,
+/// A reading stream's read of one truncated code from one window, where
+/// the input holds the whole code: the value the field-by-field read
+/// gives.
+enum ReadCode {
+    /// [`serialize_truncated_binary`]'s code over `span`.
+    Binary { span: u64 },
+    /// [`serialize_truncated_golomb`]'s code (`m` at least 1).
+    Golomb { m: u32, max: u32 },
 }
 
-impl HotPath for ReadBinary {
+impl HotPath for ReadCode {
     type Output = Option<u64>;
 
     #[inline(always)]
     fn read(self, stream: &mut ReadStream<'_>) -> Option<u64> {
         let reader = stream.reader();
         let window = reader.window64()?;
-        let (value, bits) = binary_from(window, self.span, BitReader::MAX_WIDE_BITS)?;
+        let (value, bits) = match self {
+            Self::Binary { span } => binary_from(window, span, BitReader::MAX_WIDE_BITS)?,
+            Self::Golomb { m, max } => golomb_from(window, m, max)?,
+        };
         reader.advance(bits);
         Some(value)
     }
 
+    /// Never called: a writer writes a code whole with one generic write.
     fn write(self, _: &mut WriteStream<'_>) -> Option<u64> {
         None
     }
 }
 
-/// A reading stream's cut Golomb read from one window, where the input
-/// holds the whole code: the value the field-by-field read gives.
-struct ReadGolomb {
-    m: u32,
-    max: u32,
-}
-
-impl HotPath for ReadGolomb {
-    type Output = Option<u32>;
-
-    #[inline(always)]
-    fn read(self, stream: &mut ReadStream<'_>) -> Option<u32> {
-        let reader = stream.reader();
-        let window = reader.window64()?;
-        let ones = (!window).trailing_zeros();
-        // Before the last bucket exactly when `(ones + 1) m <= max`: then a
-        // zero ends the run, and no division is needed to know it.
-        let next = u64::from(ones)
-            .saturating_add(1)
-            .saturating_mul(u64::from(self.m));
-        let (quotient, stop, span) = if next <= u64::from(self.max) {
-            (ones, 1, self.m)
-        } else {
-            let last = self.max.checked_div(self.m)?;
-            let base = last.wrapping_mul(self.m);
-            (last, 0, self.max.wrapping_sub(base).wrapping_add(1))
-        };
-        let head = quotient.wrapping_add(stop);
-        let room = BitReader::MAX_WIDE_BITS.checked_sub(head)?;
-        let tail = window.checked_shr(head).unwrap_or(0);
-        let (remainder, tail_bits) = binary_from(tail, u64::from(span), room)?;
-        reader.advance(head.wrapping_add(tail_bits));
-        Some(quotient.wrapping_mul(self.m).wrapping_add(remainder as u32))
-    }
-
-    fn write(self, _: &mut WriteStream<'_>) -> Option<u32> {
-        None
-    }
+/// The cut Golomb code `window` starts with, and its length, where it lies
+/// within the window's first [`BitReader::MAX_WIDE_BITS`] bits.
+#[inline(always)]
+fn golomb_from(window: u64, m: u32, max: u32) -> Option<(u64, u32)> {
+    let ones = (!window).trailing_zeros();
+    // Before the last bucket exactly when `(ones + 1) m <= max`: then a
+    // zero ends the run, and no division is needed to know it.
+    let next = u64::from(ones)
+        .saturating_add(1)
+        .saturating_mul(u64::from(m));
+    let (quotient, stop, span) = if next <= u64::from(max) {
+        (ones, 1, m)
+    } else {
+        let last = max.checked_div(m)?;
+        let base = last.wrapping_mul(m);
+        (last, 0, max.wrapping_sub(base).wrapping_add(1))
+    };
+    let head = quotient.wrapping_add(stop);
+    let room = BitReader::MAX_WIDE_BITS.checked_sub(head)?;
+    let tail = window.checked_shr(head).unwrap_or(0);
+    let (remainder, tail_bits) = binary_from(tail, u64::from(span), room)?;
+    let value = u64::from(quotient.wrapping_mul(m)).wrapping_add(remainder);
+    Some((value, head.wrapping_add(tail_bits)))
 }
 
 #[cfg(test)]
