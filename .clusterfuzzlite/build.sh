@@ -56,6 +56,7 @@ cargo fuzz build -O "${structured[@]}" mutate_serde_game
 install_target . read_packets 1024 corpus/packets corpus/crashes/packets
 install_target . read_scenes 65507 corpus/scenes corpus/crashes/scenes
 install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/scenes-entropy
+install_target . read_scenes_golomb 65507 corpus/scenes-golomb corpus/crashes/scenes-golomb
 install_target . read_save 4096 corpus/save corpus/crashes/save
 install_target . read_kinds 1200 corpus/kinds corpus/crashes/kinds
 install_target . read_stream_program 1024 corpus/stream corpus/crashes/stream

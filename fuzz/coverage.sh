@@ -27,6 +27,7 @@ all=(
     read_packets:.:corpus/packets
     read_scenes:.:corpus/scenes
     read_scenes_entropy:.:corpus/scenes-entropy
+    read_scenes_golomb:.:corpus/scenes-golomb
     read_save:.:corpus/save
     read_kinds:.:corpus/kinds
     read_stream_program:.:corpus/stream

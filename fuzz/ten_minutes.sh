@@ -24,6 +24,7 @@ all=(
     read_packets:.:corpus/packets:raw
     read_scenes:.:corpus/scenes:raw
     read_scenes_entropy:.:corpus/scenes-entropy:raw
+    read_scenes_golomb:.:corpus/scenes-golomb:raw
     read_save:.:corpus/save:raw
     read_kinds:.:corpus/kinds:raw
     read_stream_program:.:corpus/stream:raw

@@ -673,8 +673,8 @@ fn sentinel_ladder_past_the_end(b: &mut Builder<'_>) {
 }
 
 /// A Golomb-coded subset's sentinel (the gap that reaches the set's size,
-/// scene E) one larger, so that its index lands one past the end: the
-/// reader owes out-of-range at the code's first bit. The longer code does
+/// as in the Golomb scene) one larger, so that its index lands one past the
+/// end: the reader owes out-of-range at the code's first bit. The longer code does
 /// not fit where the old one was, so the packet ends after it (zero bits
 /// to the byte), resealed: nothing past the code is read.
 fn golomb_sentinel_past_the_end(b: &mut Builder<'_>) {

@@ -8,7 +8,7 @@ use crate::value::ValueRecorder;
 use arbitrary::Unstructured;
 use codec::program::Program;
 use codec::protocols::packets::TestPacket;
-use codec::protocols::scenes::{SceneE, ScenePacket};
+use codec::protocols::scenes::{GolombScene, SceneE, ScenePacket};
 use codec::protocols::score_save::{ScoreState, LATEST_VERSION};
 use codec::stream::expect_end;
 use codec::{ReadStream, Serialize, Stream};
@@ -27,7 +27,11 @@ pub fn all() -> Vec<Box<dyn Target>> {
         ),
         Box::new(
             protocol::packet::<SceneE>("scenes-entropy")
-                .about("protocol \"scenes-entropy\": scene E, Golomb-coded indices"),
+                .about("protocol \"scenes-entropy\": scene E, the adaptive subset code"),
+        ),
+        Box::new(
+            protocol::packet::<GolombScene>("scenes-golomb")
+                .about("protocol \"scenes-golomb\": scene E's version 1, Golomb-coded indices"),
         ),
         Box::new(
             protocol::save::<ScoreState>("save", LATEST_VERSION)

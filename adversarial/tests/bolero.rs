@@ -23,6 +23,11 @@ fn read_scenes_entropy() {
 }
 
 #[test]
+fn read_scenes_golomb() {
+    check!().for_each(|input: &[u8]| fuzz::read("scenes-golomb", input));
+}
+
+#[test]
 fn read_save() {
     check!().for_each(|input: &[u8]| fuzz::read("save", input));
 }

@@ -1,4 +1,4 @@
-//! Scene E's gap bound has a class aimed at it: `out-of-range-sentinel`
+//! The Golomb scene's gap bound has a class aimed at it: `out-of-range-sentinel`
 //! makes every Golomb-coded subset's sentinel gap one larger, so that its
 //! index lands one past the set, and the reader refuses it as owed.
 
@@ -57,7 +57,7 @@ fn golomb_sentinels(fields: &[Field]) -> Vec<(u64, u32)> {
 
 #[test]
 fn every_golomb_sentinel_gets_a_gap_one_past_the_set() {
-    for name in ["scenes-entropy", "kinds"] {
+    for name in ["scenes-golomb", "kinds"] {
         let target = targets::by_name(name).expect("a built-in target");
         let framing = target.framing();
         let mut rng = ChaCha8Rng::seed_from_u64(29);

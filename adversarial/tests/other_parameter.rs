@@ -1,7 +1,7 @@
 //! The Golomb parameter has a class aimed at it: `other-parameter` codes
 //! each Golomb-coded subset again under every other parameter of its coded
 //! set. Where the parameter must be the best (`golomb()` subsets), a reader
-//! owes non-canonical at the parameter; where the packet keeps it (scene E),
+//! owes non-canonical at the parameter; where the packet keeps it (the Golomb scene),
 //! the packet says the same subset and is owed an accept. A reader that
 //! forgets the canonicity check fails the class; one that keeps it passes.
 
@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 #[test]
 fn every_golomb_subset_is_coded_again_under_each_other_parameter() {
     for (name, role) in [
-        ("scenes-entropy", Role::Parameter),
+        ("scenes-golomb", Role::Parameter),
         ("kinds", Role::BestParameter),
     ] {
         let target = targets::by_name(name).expect("a built-in target");

@@ -72,6 +72,7 @@ fn a_scene_shows_each_object_at_its_index_with_floats_and_codes() {
         ("scenes", Some("A")),
         ("scenes", Some("D")),
         ("scenes-entropy", None),
+        ("scenes-golomb", None),
     ] {
         let value = scene_sample(target, wanted);
         if let Some(wanted) = wanted {

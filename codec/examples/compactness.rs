@@ -5,15 +5,15 @@
 //!
 //! For each density, 200 random scenes (fixed seed) of exactly
 //! `round(1024 * density)` objects at uniformly random indices, half of them
-//! moving. Prints bytes per packet for scenes A to E, then, for the index
-//! part alone, bits per sent object for B to E, the bound
-//! `log2(C(1024, k)) / k`, and the bound that also counts saying `k`,
-//! `log2(1025 C(1024, k)) / k`, beside E's bytes per packet; last, the
-//! same for the adaptive subset code (`codec::subset::adaptive`) on the
-//! same scenes. The output is what docs/COMPACTNESS.md shows.
+//! moving. Prints bytes per packet for scenes A to E and the Golomb scene
+//! (scene E's version 1), then, for the index part alone, bits per sent
+//! object for B to E, the bound `log2(C(1024, k)) / k`, and the bound that
+//! also counts saying `k`, `log2(1025 C(1024, k)) / k`, beside E's bytes
+//! per packet; last, the same for the Golomb scene on the same scenes. The
+//! output is what docs/COMPACTNESS.md shows.
 
 use codec::packet::{self, Packet};
-use codec::protocols::scenes::{Object, Scene, SceneE, ScenePacket, Slot, Strategy};
+use codec::protocols::scenes::{GolombScene, Object, Scene, SceneE, ScenePacket, Slot, Strategy};
 use codec::MeasureStream;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
@@ -81,14 +81,13 @@ fn counted_bound_bits(k: usize) -> f64 {
 fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     println!("Bytes per packet (mean of {SCENES_PER_DENSITY} scenes, framing included):\n");
-    println!("| density | objects | A | B | C | D | E |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| density | objects | A | B | C | D | E | Golomb |");
+    println!("|---|---|---|---|---|---|---|---|");
     let mut index_rows = Vec::new();
     for density in DENSITIES {
         let k = (1024.0 * density).round() as usize;
-        let mut bytes = [0f64; 5];
-        let mut index = [0f64; 5];
-        let mut adaptive = 0f64;
+        let mut bytes = [0f64; 6];
+        let mut index = [0f64; 6];
         for _ in 0..SCENES_PER_DENSITY {
             let scene = random_scene(&mut rng, k);
             let objects = objects_bits(&scene) as f64;
@@ -100,31 +99,25 @@ fn main() {
                 bytes[column] += packet::encode_to_vec(&mut p).expect("encode").len() as f64;
                 index[column] += payload_bits(&mut p) as f64 - objects;
             }
+            let mut g = GolombScene::new(scene.clone());
+            bytes[5] += packet::encode_to_vec(&mut g).expect("encode").len() as f64;
+            index[5] += payload_bits(&mut g) as f64 - objects;
             let mut e = SceneE::new(scene);
             bytes[4] += packet::encode_to_vec(&mut e).expect("encode").len() as f64;
             index[4] += payload_bits(&mut e) as f64 - objects;
-            let mut m = MeasureStream::new();
-            codec::subset::adaptive(&mut m, &mut e.scene.slots, 1024).expect("measure");
-            adaptive += m.bits() as f64 - objects;
         }
         let n = SCENES_PER_DENSITY as f64;
         let cells: Vec<String> = bytes.iter().map(|b| format!("{:.1}", b / n)).collect();
         println!("| {:.0}% | {k} | {} |", density * 100.0, cells.join(" | "));
         let per_object: Vec<f64> = index.iter().map(|b| b / n / k as f64).collect();
-        index_rows.push((
-            density,
-            bytes[4] / n,
-            per_object,
-            k,
-            adaptive / n / k as f64,
-        ));
+        index_rows.push((density, bytes[4] / n, per_object, k));
     }
 
     println!("\nIndex bits per sent object (the index part alone):\n");
     println!("| density | B | C | D | E | bound | E over bound | bound with k | E over it | E bytes/packet | E vs D |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    let mut adaptive_rows = Vec::new();
-    for (density, e_bytes, per, k, adaptive) in index_rows {
+    let mut golomb_rows = Vec::new();
+    for (density, e_bytes, per, k) in index_rows {
         let bound = bound_bits(k) / k as f64;
         let counted = counted_bound_bits(k) / k as f64;
         // With every object sent the bound is 0 bits: no ratio to show.
@@ -144,17 +137,19 @@ fn main() {
             per[4],
             bound
         );
-        adaptive_rows.push((density, per[4], adaptive, counted));
+        golomb_rows.push((density, per[4], per[5], counted));
     }
-    println!("\nThe adaptive subset code on the same scenes (index bits per sent object):\n");
-    println!("| density | E | adaptive | bound with k | adaptive over it | adaptive vs E |");
+    println!(
+        "\nThe Golomb scene (scene E's version 1) on the same scenes (index bits per sent object):\n"
+    );
+    println!("| density | E | Golomb | bound with k | Golomb over it | E vs Golomb |");
     println!("|---|---|---|---|---|---|");
-    for (density, e, adaptive, counted) in adaptive_rows {
+    for (density, e, golomb, counted) in golomb_rows {
         println!(
-            "| {:.0}% | {e:.3} | {adaptive:.3} | {counted:.3} | {:+.2}% | {:+.1}% |",
+            "| {:.0}% | {e:.3} | {golomb:.3} | {counted:.3} | {:+.2}% | {:+.1}% |",
             density * 100.0,
-            (adaptive / counted - 1.0) * 100.0,
-            (adaptive / e - 1.0) * 100.0
+            (golomb / counted - 1.0) * 100.0,
+            (e / golomb - 1.0) * 100.0
         );
     }
     print_floors();

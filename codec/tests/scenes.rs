@@ -1,16 +1,17 @@
-//! Protocols "scenes" (A-D) and "scenes-entropy" (E): round trips, canonical
-//! re-encoding, and one test per refusal, each forging its packet.
+//! Protocols "scenes" (A-D), "scenes-entropy" (E) and "scenes-golomb"
+//! (E's version 1): round trips, canonical re-encoding, and one test per
+//! refusal, each forging its packet.
 
 mod common;
 
 use codec::packet;
 use codec::protocols::scenes::{
-    Object, Scene, SceneE, ScenePacket, Slot, SmallestThree, Strategy as Layout, POSITION,
-    SCENES_ENTROPY_PROTOCOL_ID,
+    GolombScene, Object, Scene, SceneE, ScenePacket, Slot, SmallestThree, Strategy as Layout,
+    POSITION, SCENES_ENTROPY_PROTOCOL_ID, SCENES_GOLOMB_PROTOCOL_ID,
 };
 use codec::protocols::ARTICLES_PROTOCOL_ID;
 use codec::{DecodeError, Serialize, Stream, WriteStream};
-use common::{forge, refresh_crc, scene_e, scene_packet};
+use common::{forge, golomb_scene, refresh_crc, scene_e, scene_packet};
 use proptest::prelude::*;
 
 fn object_at(index: u16) -> Slot {
@@ -61,9 +62,12 @@ fn every_strategy_round_trips_a_small_scene() {
         let bytes = packet::encode_to_vec(&mut p).unwrap();
         assert_eq!(decode_scenes(&bytes), Ok(p), "{strategy:?}");
     }
-    let mut e = SceneE::new(scene);
+    let mut e = SceneE::new(scene.clone());
     let bytes = packet::encode_to_vec(&mut e).unwrap();
     assert_eq!(packet::decode::<SceneE>(&bytes), Ok(e));
+    let mut g = GolombScene::new(scene);
+    let bytes = packet::encode_to_vec(&mut g).unwrap();
+    assert_eq!(packet::decode::<GolombScene>(&bytes), Ok(g));
 }
 
 #[test]
@@ -263,38 +267,42 @@ fn writer_refuses_unsorted_or_out_of_range_indices() {
                 "{strategy:?} {slots:?}"
             );
         }
-        let mut e = SceneE {
+        let mut e = SceneE::new(Scene {
+            slots: slots.clone(),
+        });
+        assert!(packet::encode_to_vec(&mut e).is_err());
+        let mut g = GolombScene {
             parameter: 0,
             scene: Scene { slots },
         };
-        assert!(packet::encode_to_vec(&mut e).is_err());
+        assert!(packet::encode_to_vec(&mut g).is_err());
     }
 }
 
-fn scene_e_packet(build: impl FnOnce(&mut WriteStream)) -> Vec<u8> {
-    forge(SCENES_ENTROPY_PROTOCOL_ID, build)
+fn golomb_packet(build: impl FnOnce(&mut WriteStream)) -> Vec<u8> {
+    forge(SCENES_GOLOMB_PROTOCOL_ID, build)
 }
 
 #[test]
-fn scene_e_refuses_a_gap_past_the_sentinel() {
+fn golomb_scene_refuses_a_gap_past_the_sentinel() {
     // Parameter 0 is m = 1: the gap is unary. 1025 ones pass the sentinel
     // from -1; the reader stops at the first one too many.
-    let bytes = scene_e_packet(|s| {
+    let bytes = golomb_packet(|s| {
         s.serialize_int(&mut 0, 0, 15).unwrap();
         for _ in 0..1100 {
             s.serialize_bool(&mut true).unwrap();
         }
     });
     assert_eq!(
-        packet::decode::<SceneE>(&bytes),
+        packet::decode::<GolombScene>(&bytes),
         Err(DecodeError::OutOfRange { at: 36 })
     );
 }
 
 #[test]
-fn scene_e_refuses_a_remainder_past_the_sentinel() {
+fn golomb_scene_refuses_a_remainder_past_the_sentinel() {
     // m = 100 (parameter 15): quotient 10 and remainder 99 make gap 1100.
-    let bytes = scene_e_packet(|s| {
+    let bytes = golomb_packet(|s| {
         s.serialize_int(&mut 15, 0, 15).unwrap();
         let mut ones = (1u32 << 10) - 1;
         s.serialize_bits(&mut ones, 11).unwrap();
@@ -303,7 +311,7 @@ fn scene_e_refuses_a_remainder_past_the_sentinel() {
         s.serialize_bits(&mut 1, 1).unwrap();
     });
     assert_eq!(
-        packet::decode::<SceneE>(&bytes),
+        packet::decode::<GolombScene>(&bytes),
         Err(DecodeError::OutOfRange { at: 36 })
     );
 }
@@ -314,11 +322,11 @@ fn scene_e_refuses_a_remainder_past_the_sentinel() {
 /// the code leave room to look. A reader whose bound let one more through
 /// passes the tests above, whose gaps overshoot by dozens.
 #[test]
-fn scene_e_refuses_a_sentinel_gap_one_past_the_set() {
+fn golomb_scene_refuses_a_sentinel_gap_one_past_the_set() {
     use codec::ops::golomb::serialize_golomb;
     use codec::subset::GOLOMB_PARAMETERS;
     for (parameter, &(_, m)) in GOLOMB_PARAMETERS.iter().enumerate() {
-        let bytes = scene_e_packet(|s| {
+        let bytes = golomb_packet(|s| {
             s.serialize_int(&mut (parameter as i32), 0, 15).unwrap();
             serialize_golomb(s, &mut 1026, m, u32::MAX).unwrap();
             for _ in 0..16 {
@@ -326,7 +334,7 @@ fn scene_e_refuses_a_sentinel_gap_one_past_the_set() {
             }
         });
         assert_eq!(
-            packet::decode::<SceneE>(&bytes),
+            packet::decode::<GolombScene>(&bytes),
             Err(DecodeError::OutOfRange { at: 36 }),
             "m = {m}"
         );
@@ -334,18 +342,40 @@ fn scene_e_refuses_a_sentinel_gap_one_past_the_set() {
 }
 
 #[test]
-fn scene_e_refuses_a_missing_sentinel() {
-    let mut e = SceneE::new(Scene {
+fn golomb_scene_refuses_a_missing_sentinel() {
+    let mut e = GolombScene::new(Scene {
         slots: vec![object_at(3)],
     });
     let bytes = packet::encode_to_vec(&mut e).unwrap();
     // Cut the sentinel's gap and the end check, keep a valid CRC.
     let mut cut = bytes[..bytes.len() - 5].to_vec();
-    refresh_crc(SCENES_ENTROPY_PROTOCOL_ID, &mut cut);
+    refresh_crc(SCENES_GOLOMB_PROTOCOL_ID, &mut cut);
     assert!(matches!(
-        packet::decode::<SceneE>(&cut),
+        packet::decode::<GolombScene>(&cut),
         Err(DecodeError::PastEnd { .. })
     ));
+}
+
+/// Scene E's code is complete: a reader refuses only an input that ends
+/// before the code or an object does, wherever the cut falls.
+#[test]
+fn scene_e_refuses_a_packet_cut_anywhere() {
+    let mut e = SceneE::new(Scene {
+        slots: vec![object_at(3), object_at(500), object_at(1023)],
+    });
+    let bytes = packet::encode_to_vec(&mut e).unwrap();
+    for len in 5..bytes.len() - 4 {
+        let mut cut = bytes[..len].to_vec();
+        refresh_crc(SCENES_ENTROPY_PROTOCOL_ID, &mut cut);
+        assert!(
+            matches!(
+                packet::decode::<SceneE>(&cut),
+                Err(DecodeError::PastEnd { .. })
+            ),
+            "{len} of {} bytes",
+            bytes.len()
+        );
+    }
 }
 
 #[test]
@@ -355,6 +385,15 @@ fn scene_e_and_scenes_do_not_read_each_other() {
     };
     let e = packet::encode_to_vec(&mut SceneE::new(scene.clone())).unwrap();
     assert!(matches!(decode_scenes(&e), Err(DecodeError::BadCrc { .. })));
+    let g = packet::encode_to_vec(&mut GolombScene::new(scene.clone())).unwrap();
+    assert!(matches!(
+        packet::decode::<SceneE>(&g),
+        Err(DecodeError::BadCrc { .. })
+    ));
+    assert!(matches!(
+        packet::decode::<GolombScene>(&e),
+        Err(DecodeError::BadCrc { .. })
+    ));
     let c = packet::encode_to_vec(&mut ScenePacket {
         strategy: Layout::C,
         scene,
@@ -409,10 +448,19 @@ proptest! {
     }
 
     #[test]
-    fn accepted_scene_bytes_re_encode_identically(mut p in scene_packet(), mut e in scene_e(), flip in any::<usize>()) {
+    fn golomb_scene_round_trips(mut p in golomb_scene()) {
+        let bytes = packet::encode_to_vec(&mut p).unwrap();
+        let mut decoded = packet::decode::<GolombScene>(&bytes).unwrap();
+        prop_assert_eq!(&decoded, &p);
+        prop_assert_eq!(packet::encode_to_vec(&mut decoded).unwrap(), bytes);
+    }
+
+    #[test]
+    fn accepted_scene_bytes_re_encode_identically(mut p in scene_packet(), mut e in scene_e(), mut g in golomb_scene(), flip in any::<usize>()) {
         for (id, bytes) in [
             (ARTICLES_PROTOCOL_ID, packet::encode_to_vec(&mut p).unwrap()),
             (SCENES_ENTROPY_PROTOCOL_ID, packet::encode_to_vec(&mut e).unwrap()),
+            (SCENES_GOLOMB_PROTOCOL_ID, packet::encode_to_vec(&mut g).unwrap()),
         ] {
             let mut bytes = bytes;
             let bit = flip % (bytes.len() * 8 - 32) + 32;
@@ -422,7 +470,11 @@ proptest! {
                 if let Ok(mut d) = decode_scenes(&bytes) {
                     prop_assert_eq!(packet::encode_to_vec(&mut d).unwrap(), bytes);
                 }
-            } else if let Ok(mut d) = packet::decode::<SceneE>(&bytes) {
+            } else if id == SCENES_ENTROPY_PROTOCOL_ID {
+                if let Ok(mut d) = packet::decode::<SceneE>(&bytes) {
+                    prop_assert_eq!(packet::encode_to_vec(&mut d).unwrap(), bytes);
+                }
+            } else if let Ok(mut d) = packet::decode::<GolombScene>(&bytes) {
                 prop_assert_eq!(packet::encode_to_vec(&mut d).unwrap(), bytes);
             }
         }
@@ -536,4 +588,9 @@ fn scene_packet_types_are_named_and_bounded() {
     );
     assert!(ScenePacket::empty(3).is_some() && ScenePacket::empty(4).is_none());
     assert!(SceneE::empty(0).is_some() && SceneE::empty(1).is_none());
+    assert_eq!(
+        (0..2).map(GolombScene::type_name).collect::<Vec<_>>(),
+        [Some("Golomb"), None]
+    );
+    assert!(GolombScene::empty(0).is_some() && GolombScene::empty(1).is_none());
 }

@@ -16,7 +16,7 @@ pub const RUN: &str = "--run-one";
 const ROUNDS: u64 = 10;
 
 /// The codecs counted on scenes and on packets.
-const SCENE_CODECS: [&str; 4] = ["ours-E", "ours-adaptive", "ours-A-D", "bitcode"];
+const SCENE_CODECS: [&str; 4] = ["ours-E", "ours-golomb", "ours-A-D", "bitcode"];
 const PACKET_CODECS: [&str; 2] = ["ours", "bitcode"];
 
 /// Encodes or decodes the whole batch `rounds` times, after the same
@@ -72,7 +72,7 @@ pub fn run(workload: &str, codec: &str, direction: &str, rounds: u64) {
             let batch = workload::scenes(density);
             match codec {
                 "ours-E" => repeat::<_, ours::OursE>(&batch, direction, rounds),
-                "ours-adaptive" => repeat::<_, ours::OursAdaptive>(&batch, direction, rounds),
+                "ours-golomb" => repeat::<_, ours::OursGolomb>(&batch, direction, rounds),
                 "ours-A-D" => repeat::<_, ours::OursBestOfAD>(&batch, direction, rounds),
                 "bitcode" => repeat::<_, general::Bitcode>(&batch, direction, rounds),
                 _ => panic!("no codec {codec} on {workload}"),

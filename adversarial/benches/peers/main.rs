@@ -117,7 +117,7 @@ fn scenes(c: &mut criterion::Criterion, density: u32) -> Block {
     let mut group = group(c, &batch);
     let rows = vec![
         measure::<_, ours::OursE>(&mut group, &batch),
-        measure::<_, ours::OursAdaptive>(&mut group, &batch),
+        measure::<_, ours::OursGolomb>(&mut group, &batch),
         measure::<_, ours::OursBestOfAD>(&mut group, &batch),
         measure::<_, general::Bitcode>(&mut group, &batch),
         measure::<_, naia::Naia>(&mut group, &batch),

@@ -1,17 +1,15 @@
-//! Our codec: scene E, the best of the article's scenes A-D, and protocol
+//! Our codec: scene E, the Golomb scene (scene E's version 1), the best of
+//! the article's scenes A-D, and protocol
 //! "packets", each a framed packet (CRC32 over the protocol id, packet type,
 //! end-of-packet check) written into a reused buffer.
 
 use crate::wire::Wire;
 use crate::workload::{FloatObject, FloatPacket};
-use codec::packet::ProtocolId;
 use codec::packet::{self, Packet};
 use codec::protocols::packets::{PacketA, PacketB, PacketC, TestPacket};
 use codec::protocols::scenes::{
-    Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_OBJECTS, MAX_SCENE_PACKET_BYTES,
-    SCENES_ENTROPY_PROTOCOL_ID,
+    GolombScene, Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_SCENE_PACKET_BYTES,
 };
-use codec::Stream;
 
 /// The objects, quantized by the articles' ranges.
 fn scene(objects: &[FloatObject]) -> Scene {
@@ -37,8 +35,7 @@ fn decode<P: Packet>(bytes: &[u8]) -> P {
     packet::decode(bytes).expect("our own packet decodes")
 }
 
-/// Scene E. Encoding includes choosing the Golomb parameter for the scene,
-/// as a sender does for every new scene.
+/// Scene E: the adaptive subset code, nothing to choose per scene.
 pub struct OursE;
 
 impl Wire<Vec<FloatObject>> for OursE {
@@ -55,7 +52,6 @@ impl Wire<Vec<FloatObject>> for OursE {
     }
 
     fn encode<'s>(state: &'s mut Vec<u8>, value: &mut SceneE) -> &'s [u8] {
-        value.parameter = SceneE::best_parameter(&value.scene);
         encode(state, value)
     }
 
@@ -64,50 +60,29 @@ impl Wire<Vec<FloatObject>> for OursE {
     }
 }
 
-/// A scene whose indices travel in the adaptive subset code, framed as
-/// scene E is: the code scene E would send in its place.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AdaptiveScene(Scene);
+/// The Golomb scene (scene E's version 1). Encoding includes choosing the
+/// Golomb parameter for the scene, as a sender does for every new scene.
+pub struct OursGolomb;
 
-impl Packet for AdaptiveScene {
-    const PROTOCOL_ID: ProtocolId = SCENES_ENTROPY_PROTOCOL_ID;
-    const PACKET_TYPES: u32 = 1;
-    const MAX_PACKET_BYTES: usize = MAX_SCENE_PACKET_BYTES;
-
-    fn packet_type(&self) -> u32 {
-        0
-    }
-
-    fn empty(packet_type: u32) -> Option<Self> {
-        (packet_type == 0).then(Self::default)
-    }
-
-    fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        codec::subset::adaptive(stream, &mut self.0.slots, MAX_OBJECTS)
-    }
-}
-
-/// The adaptive subset code in scene E's frame.
-pub struct OursAdaptive;
-
-impl Wire<Vec<FloatObject>> for OursAdaptive {
-    const NAME: &'static str = "ours-adaptive";
-    type Value = AdaptiveScene;
+impl Wire<Vec<FloatObject>> for OursGolomb {
+    const NAME: &'static str = "ours-golomb";
+    type Value = GolombScene;
     type State = Vec<u8>;
 
     fn state() -> Vec<u8> {
         vec![0; MAX_SCENE_PACKET_BYTES]
     }
 
-    fn value(input: &Vec<FloatObject>) -> AdaptiveScene {
-        AdaptiveScene(scene(input))
+    fn value(input: &Vec<FloatObject>) -> GolombScene {
+        GolombScene::new(scene(input))
     }
 
-    fn encode<'s>(state: &'s mut Vec<u8>, value: &mut AdaptiveScene) -> &'s [u8] {
+    fn encode<'s>(state: &'s mut Vec<u8>, value: &mut GolombScene) -> &'s [u8] {
+        value.parameter = GolombScene::best_parameter(&value.scene);
         encode(state, value)
     }
 
-    fn decode(_: &mut Vec<u8>, bytes: &[u8]) -> AdaptiveScene {
+    fn decode(_: &mut Vec<u8>, bytes: &[u8]) -> GolombScene {
         decode(bytes)
     }
 }

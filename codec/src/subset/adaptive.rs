@@ -94,7 +94,7 @@ fn binomial(x: u32, j: u32) -> u64 {
 
 /// `C(b, c)` for a block of `b` slots, 1 to 64: `C(b - 1, c - 1) + C(b - 1, c)`.
 #[inline(always)]
-fn subsets(b: u32, c: u32) -> u64 {
+pub(crate) fn subsets(b: u32, c: u32) -> u64 {
     let below = b.wrapping_sub(1);
     let fewer = if c == 0 {
         0
@@ -153,14 +153,14 @@ pub fn count_parameter(n: u32, r: u32, b: u32) -> u32 {
 /// A block count's range and centre, and its place in the order that
 /// starts at the centre and alternates below and above it.
 #[derive(Clone, Copy, Debug)]
-struct CountOrder {
+pub(crate) struct CountOrder {
     lo: u32,
     hi: u32,
     mu: u32,
 }
 
 impl CountOrder {
-    fn new(n: u32, r: u32, b: u32) -> Self {
+    pub(crate) fn new(n: u32, r: u32, b: u32) -> Self {
         let lo = r.saturating_sub(n.saturating_sub(b));
         let hi = b.min(r);
         let twice = u64::from(b)
@@ -175,7 +175,7 @@ impl CountOrder {
     }
 
     /// The largest place.
-    fn last(self) -> u32 {
+    pub(crate) fn last(self) -> u32 {
         self.hi.wrapping_sub(self.lo)
     }
 
@@ -193,7 +193,7 @@ impl CountOrder {
     }
 
     /// The count at `place` (in `0..=last`).
-    fn count(self, place: u32) -> u32 {
+    pub(crate) fn count(self, place: u32) -> u32 {
         let below = self.mu.wrapping_sub(self.lo);
         let above = self.hi.wrapping_sub(self.mu);
         let both = below.min(above);
@@ -228,7 +228,7 @@ fn rank(mask: u64) -> u64 {
 /// so on down. One pass over the block's slots, without a branch on the
 /// slots it takes.
 #[inline(always)]
-fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
+pub(crate) fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
     let mut mask = 0u64;
     let mut j = c;
     for x in (0..b.min(64)).rev() {
@@ -246,7 +246,7 @@ fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
 
 /// The mask of a block's first `b` slots.
 #[inline(always)]
-fn full(b: u32) -> u64 {
+pub(crate) fn full(b: u32) -> u64 {
     1u64.checked_shl(b).unwrap_or(0).wrapping_sub(1)
 }
 

@@ -6,7 +6,7 @@
 use codec::arbitrary::{Arbitrary, Unstructured};
 use codec::packet::{ProtocolId, END_OF_PACKET};
 use codec::protocols::packets::TestPacket;
-use codec::protocols::scenes::{SceneE, ScenePacket};
+use codec::protocols::scenes::{GolombScene, SceneE, ScenePacket};
 use codec::{Stream, WriteStream};
 use proptest::prelude::*;
 use std::fmt::Debug;
@@ -56,5 +56,9 @@ pub fn scene_packet() -> impl Strategy<Value = ScenePacket> {
 }
 
 pub fn scene_e() -> impl Strategy<Value = SceneE> {
+    valid()
+}
+
+pub fn golomb_scene() -> impl Strategy<Value = GolombScene> {
     valid()
 }

@@ -1,7 +1,7 @@
 //! Valid scenes from `arbitrary` bytes (feature `arbitrary`): objects with
 //! any legal codes, resting or moving, at every density.
 
-use super::{Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_OBJECTS};
+use super::{GolombScene, Object, Scene, SceneE, ScenePacket, Slot, Strategy, MAX_OBJECTS};
 use super::{ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 use crate::arbitrary::{self, Arbitrary, ArbitraryIndexed, Result, Unstructured};
 use crate::stream::ops::compressed_float::CompressedFloat;
@@ -62,7 +62,7 @@ impl<'a> Arbitrary<'a> for ScenePacket {
     }
 }
 
-impl<'a> Arbitrary<'a> for SceneE {
+impl<'a> Arbitrary<'a> for GolombScene {
     /// The writer's best parameter, or one time in four any other (a
     /// reader accepts any, and the packet re-encodes with it).
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
@@ -71,5 +71,12 @@ impl<'a> Arbitrary<'a> for SceneE {
             packet.parameter = u.int_in_range(0..=15u8)?;
         }
         Ok(packet)
+    }
+}
+
+impl<'a> Arbitrary<'a> for SceneE {
+    /// Any valid scene: the code has nothing else to choose.
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(Self::new(Scene::arbitrary(u)?))
     }
 }

@@ -1,10 +1,10 @@
-//! Scene objects and scene E's subset on the concrete streams: straight
+//! Scene objects and the Golomb scene's subset on the concrete streams: straight
 //! code over the bit reader and writer, beside the generic `serialize`
 //! functions, which stay the specification.
 //!
 //! An object is read as two records (head, then velocities), each from one
 //! window and checked field by field with constant shifts and masks; it is
-//! written as two wide writes. Scene E's loop reads and writes its gaps
+//! written as two wide writes. The Golomb scene's loop reads and writes its gaps
 //! and objects on a copy of the reader or writer that the compiler keeps
 //! in registers, and hands the position back when it stops. Nothing here
 //! refuses: where a record is out of range or not whole in the input, a
@@ -302,7 +302,7 @@ fn write_gap(writer: &mut impl WideWrite, table: &GolombTable, gap: u32, room: u
 /// the slot taken back and nothing consumed, where [`read_object`] does
 /// not read it whole.
 #[inline(always)]
-fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> bool {
+pub(super) fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> bool {
     let start = reader.bits_read();
     slots.push(Slot::at(index));
     let read = slots
@@ -326,10 +326,10 @@ fn write_slot(writer: &mut StoringWriter<'_>, slot: &Slot, select: bool) -> bool
     written
 }
 
-/// Scene E's subset on the concrete streams.
-pub(super) struct SceneE;
+/// The Golomb scene's subset on the concrete streams.
+pub(super) struct GolombScene;
 
-impl Shortcut<Slot> for SceneE {
+impl Shortcut<Slot> for GolombScene {
     #[inline(always)]
     fn read<S: Stream>(&self, stream: &mut S, slots: &mut Vec<Slot>, progress: &mut Progress) {
         stream.concrete(TOKEN, ReadAhead { slots, progress });
@@ -371,7 +371,7 @@ impl Shortcut<Slot> for SceneE {
     }
 }
 
-/// One gap of scene E's coded set, written as one code ([`write_gap`]).
+/// One gap of the Golomb scene's coded set, written as one code ([`write_gap`]).
 struct GapPath {
     table: &'static GolombTable,
     gap: u32,
@@ -392,7 +392,7 @@ impl HotPath for GapPath {
     }
 }
 
-/// Scene E's gaps and objects read ahead ([`read_ahead`]).
+/// The Golomb scene's gaps and objects read ahead ([`read_ahead`]).
 struct ReadAhead<'p> {
     slots: &'p mut Vec<Slot>,
     progress: &'p mut Progress,
@@ -417,7 +417,7 @@ impl HotPath for ReadAhead<'_> {
     fn write(self, _: &mut WriteStream<'_>) {}
 }
 
-/// Scene E's items written ahead on a [`StoringWriter`] kept in
+/// The Golomb scene's items written ahead on a [`StoringWriter`] kept in
 /// registers, then handed back to the stream's writer.
 struct WriteAhead<'p> {
     slots: &'p [Slot],
@@ -776,7 +776,7 @@ mod tests {
             .collect()
     }
 
-    /// `slots` as scene E codes them with the generic code, its best
+    /// `slots` as the Golomb scene codes them with the generic code, its best
     /// parameter first; with the bits written and that parameter's table.
     fn coded(slots: &[Slot]) -> (Vec<u8>, u64, u8, &'static GolombTable) {
         let mut parameter = crate::subset::golomb::best_parameter(slots, 1024);
@@ -796,7 +796,7 @@ mod tests {
             == crate::subset::CodedSet::Present
     }
 
-    /// Scene E's reader, with the input running on past the set, reads the
+    /// The Golomb scene's reader, with the input running on past the set, reads the
     /// whole set ahead, sparse or dense, to the sentinel, and leaves the
     /// stream where the generic code would.
     #[test]
@@ -817,13 +817,13 @@ mod tests {
                 done: false,
             };
             let mut read = Vec::new();
-            SceneE.read(&mut stream, &mut read, &mut progress);
+            GolombScene.read(&mut stream, &mut read, &mut progress);
             assert!(progress.done, "{n} slots");
             assert_eq!((read, stream.bit_offset()), (slots, bits), "{n} slots");
         }
     }
 
-    /// Scene E's writer writes a present set's gaps and objects ahead, all
+    /// The Golomb scene's writer writes a present set's gaps and objects ahead, all
     /// of them when the buffer has room, as the generic code does.
     #[test]
     fn scene_e_writes_a_present_set_ahead() {
@@ -840,7 +840,7 @@ mod tests {
                 written: 0,
                 next: 0,
             };
-            SceneE.write_present(&mut stream, &mut slots, &mut progress);
+            GolombScene.write_present(&mut stream, &mut slots, &mut progress);
             assert_eq!((progress.written, progress.next), (n as usize, 1024));
             let mut sentinel = 1;
             serialize_golomb(&mut stream, &mut sentinel, table.m(), 1).unwrap();
@@ -850,7 +850,7 @@ mod tests {
         }
     }
 
-    /// Scene E's writer writes a run of the absent set's objects ahead, up
+    /// The Golomb scene's writer writes a run of the absent set's objects ahead, up
     /// to the coded index that ends it; a gap, as one code.
     #[test]
     fn scene_e_writes_a_run_and_a_gap_ahead() {
@@ -861,7 +861,7 @@ mod tests {
         let mut buf = vec![0u8; 32768];
         let mut stream = WriteStream::new(&mut buf);
         let mut next = 0;
-        SceneE.write_run(&mut stream, &mut slots, &mut next, coded);
+        GolombScene.write_run(&mut stream, &mut slots, &mut next, coded);
         assert_eq!(next, coded as usize);
         let objects: u64 = slots[..next]
             .iter()
@@ -870,10 +870,10 @@ mod tests {
         assert_eq!(stream.bit_offset(), objects);
 
         let table: &'static GolombTable = Box::leak(Box::new(GolombTable::new(8)));
-        assert!(SceneE.write_gap(&mut stream, table, 12, 1024));
+        assert!(GolombScene.write_gap(&mut stream, table, 12, 1024));
         assert_eq!(stream.bit_offset(), objects + 5);
         // A reader has no gap to write.
         let mut reader = ReadStream::new(&buf);
-        assert!(!SceneE.write_gap(&mut reader, table, 12, 1024));
+        assert!(!GolombScene.write_gap(&mut reader, table, 12, 1024));
     }
 }

@@ -1,5 +1,6 @@
-//! Protocol "scenes" (scenes A to D of *Serialization Strategies*) and
-//! protocol "scenes-entropy" (scene E, ours).
+//! Protocol "scenes" (scenes A to D of *Serialization Strategies*),
+//! protocol "scenes-entropy" (scene E, ours) and protocol "scenes-golomb"
+//! (scene E's version 1, the Golomb scene).
 //!
 //! Every scene packet carries the same content, a [`Scene`]: up to
 //! [`MAX_OBJECTS`] objects, each at an index in `0..1024`. The strategies
@@ -11,7 +12,8 @@
 //! | B | `count int[0,1024]`, then each `index int[0,1023]` | 11 + 10 per object |
 //! | C | each `index int[0,1024]`, ended by the sentinel 1024 | 11 per object + 11 |
 //! | D | the article's relative index ladder, ended by 1024 | 1 to 16 per object |
-//! | E | Golomb-coded gaps of the present or absent set, per-packet parameter | near the entropy bound |
+//! | E | the count, then gaps or ranked blocks ([`crate::subset::adaptive`]) | within about 1 % of the bound that includes the count |
+//! | Golomb | Golomb-coded gaps of the present or absent set, per-packet parameter (scene E's version 1) | near the entropy bound |
 //!
 //! Every reader refuses indices out of range, duplicate or decreasing
 //! indices, and objects whose quaternion no unit quaternion has.
@@ -19,12 +21,15 @@
 #[cfg(feature = "arbitrary")]
 mod arbitrary;
 mod entropy;
+mod golomb;
 mod hot;
+mod hot_e;
 mod object;
 mod quaternion;
 
 pub use crate::subset::{CodedSet, GOLOMB_PARAMETERS};
 pub use entropy::SceneE;
+pub use golomb::GolombScene;
 pub use object::{Object, ANGULAR_VELOCITY, LINEAR_VELOCITY, POSITION};
 pub use quaternion::SmallestThree;
 
@@ -36,16 +41,22 @@ use crate::subset::{self, Indexed};
 /// Objects in the world, and so the number of indices: `0..1024`.
 pub const MAX_OBJECTS: u32 = 1024;
 
-/// The index that ends a sentinel-terminated list (scenes C, D and E).
+/// The index that ends a sentinel-terminated list (scenes C and D, and
+/// the Golomb scene's last gap).
 pub const SENTINEL: u32 = MAX_OBJECTS;
 
 /// The largest UDP payload: the most a scene packet may take (a scene at
 /// density 1.0 needs about 21 KB).
 pub const MAX_SCENE_PACKET_BYTES: usize = 65_507;
 
-/// The protocol id of "scenes-entropy": the articles' id plus one, so a
-/// scene E packet is never mistaken for one of the sample's scenes.
-pub const SCENES_ENTROPY_PROTOCOL_ID: ProtocolId = ProtocolId::Bits32(0x1234_5679);
+/// The protocol id of "scenes-entropy": the articles' id plus two, so a
+/// scene E packet is mistaken neither for one of the sample's scenes nor
+/// for a Golomb scene (the id scene E had before its version 2).
+pub const SCENES_ENTROPY_PROTOCOL_ID: ProtocolId = ProtocolId::Bits32(0x1234_567A);
+
+/// The protocol id of "scenes-golomb": the articles' id plus one, which
+/// scene E's version 1 carried, so that its peers read a Golomb scene.
+pub const SCENES_GOLOMB_PROTOCOL_ID: ProtocolId = ProtocolId::Bits32(0x1234_5679);
 
 /// One object at its index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -181,6 +192,29 @@ impl Packet for SceneE {
 
     fn type_name(packet_type: u32) -> Option<&'static str> {
         (packet_type == 0).then_some("E")
+    }
+
+    fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
+        self.serialize(stream)
+    }
+}
+
+/// A packet of protocol "scenes-golomb": the Golomb scene, its only type.
+impl Packet for GolombScene {
+    const PROTOCOL_ID: ProtocolId = SCENES_GOLOMB_PROTOCOL_ID;
+    const PACKET_TYPES: u32 = 1;
+    const MAX_PACKET_BYTES: usize = MAX_SCENE_PACKET_BYTES;
+
+    fn packet_type(&self) -> u32 {
+        0
+    }
+
+    fn empty(packet_type: u32) -> Option<Self> {
+        (packet_type == 0).then(GolombScene::default)
+    }
+
+    fn type_name(packet_type: u32) -> Option<&'static str> {
+        (packet_type == 0).then_some("Golomb")
     }
 
     fn serialize_payload<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {

@@ -252,7 +252,7 @@ fn binary_word(value: u64, span: u64) -> (u64, u32) {
 /// The truncated binary code of `window`'s first bits (a value in
 /// `0..span`), and its length, where it lies within them.
 #[inline(always)]
-fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32)> {
+pub(crate) fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32)> {
     if span <= 1 {
         return Some((0, 0));
     }
@@ -303,7 +303,7 @@ impl HotPath for ReadCode {
 /// The cut Golomb code `window` starts with, and its length, where it lies
 /// within the window's first [`BitReader::MAX_WIDE_BITS`] bits.
 #[inline(always)]
-fn golomb_from(window: u64, m: u32, max: u32) -> Option<(u64, u32)> {
+pub(crate) fn golomb_from(window: u64, m: u32, max: u32) -> Option<(u64, u32)> {
     let ones = (!window).trailing_zeros();
     // Before the last bucket exactly when `(ones + 1) m <= max`: then a
     // zero ends the run, and no division is needed to know it.
