@@ -149,8 +149,14 @@ def default_base():
 
 def gate(base):
     base = base or os.environ.get("MUTANTS_BASE") or default_base()
+    # Rust sources only: mutants live there, and a corpus file's bytes
+    # would otherwise be diffed as text that is not UTF-8.
     diff = subprocess.run(
-        ["git", "diff", base, "HEAD"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "diff", base, "HEAD", "--", "*.rs"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     owed = mutants_on(added_lines(diff))
     print(f"== {len(owed)} read-path mutants on lines added since {base}")
