@@ -180,7 +180,7 @@ impl CountOrder {
     }
 
     /// The place of `c` (in `lo..=hi`).
-    fn place(self, c: u32) -> u32 {
+    pub(crate) fn place(self, c: u32) -> u32 {
         let below = self.mu.wrapping_sub(self.lo);
         if c >= self.mu {
             let d = c.wrapping_sub(self.mu);
@@ -213,7 +213,7 @@ impl CountOrder {
 
 /// The rank of a block's coded slots (`mask`, bit `x` for slot `x`)
 /// among the subsets of their size: `sum C(x_j, j)`.
-fn rank(mask: u64) -> u64 {
+pub(crate) fn rank(mask: u64) -> u64 {
     let mut rank = 0u64;
     let mut rest = mask;
     for j in 1..=mask.count_ones() {

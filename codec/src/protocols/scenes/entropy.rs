@@ -25,10 +25,10 @@ impl SceneE {
 }
 
 impl Serialize for SceneE {
-    /// The adaptive subset ([`adaptive::adaptive`]), read in one pass on
-    /// the concrete reading stream where it can be (`hot_e.rs`).
+    /// The adaptive subset ([`adaptive::adaptive`]), read or written in one
+    /// pass on the concrete streams where it can be (`hot_e.rs`).
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        if S::IS_READING && super::hot_e::read(stream, &mut self.scene.slots) {
+        if super::hot_e::serialize(stream, &mut self.scene.slots) {
             return Ok(());
         }
         adaptive::adaptive(stream, &mut self.scene.slots, MAX_OBJECTS)

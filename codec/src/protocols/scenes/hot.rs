@@ -317,7 +317,7 @@ pub(super) fn read_slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index
 
 /// An object written whole ([`write_object`]), or nothing.
 #[inline(always)]
-fn write_slot(writer: &mut StoringWriter<'_>, slot: &Slot, select: bool) -> bool {
+pub(super) fn write_slot(writer: &mut StoringWriter<'_>, slot: &Slot, select: bool) -> bool {
     let mark = writer.state();
     let written = write_object(writer, &slot.object, select) == Reached::Whole;
     if !written {

@@ -1,34 +1,35 @@
-//! Scene E's read on the concrete reading stream: the adaptive subset code
-//! and the objects in one pass over a copy of the bit reader that the
-//! compiler keeps in registers, beside the generic `adaptive` function,
-//! which stays the specification.
+//! Scene E on the concrete streams: the adaptive subset code and the
+//! objects in one pass over a copy of the bit reader, or a storing writer,
+//! that the compiler keeps in registers, beside the generic `adaptive`
+//! function, which stays the specification.
 //!
 //! All or nothing: where any code or object does not lie whole in the
-//! input, or an object is out of range, the pass gives up, the stream
-//! stays where it was and the generic code reads the scene from its first
-//! bit, reading or refusing it as it always does. The code's every bit
-//! string decodes to a subset, so nothing else can stop the pass.
-//! `codec/tests/hot_paths.rs` holds the pass equal to the generic code on
-//! any input.
+//! input, an object is out of range, the slots break the subset's rules
+//! or the buffer nears its end, the pass gives up, the stream stays where
+//! it was and the generic code reads or writes the scene from its first
+//! bit, refusing it as it always does. The code's every bit string decodes
+//! to a subset, so nothing else stops a read. `codec/tests/hot_paths.rs`
+//! holds both passes equal to the generic code on any input.
 
-use super::hot::read_slot;
+use super::hot::{read_slot, write_slot};
 use super::{Object, Slot, MAX_OBJECTS};
-use crate::bits::BitReader;
-use crate::stream::ops::truncated::{binary_from, golomb_from};
+use crate::bits::{BitReader, StoringWriter, WideWrite};
+use crate::stream::ops::truncated::{binary_from, binary_word, golomb_from, golomb_word};
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 use crate::subset::adaptive::{
-    count_parameter, full, gap_parameter, subsets, unrank, uses_blocks, CountOrder, BLOCK,
+    count_parameter, full, gap_parameter, rank, subsets, unrank, uses_blocks, CountOrder, BLOCK,
 };
 
-/// Scene E's slots read whole into `slots` on the concrete reading stream:
-/// true, with the stream past them; false, with nothing read and `slots`
-/// as it was, elsewhere and where the pass gives up.
+/// Scene E's slots read whole into `slots`, or written whole from them,
+/// on the concrete streams: true, with the stream past them; false, with
+/// nothing read or written and `slots` as it was, on every other stream
+/// and where the pass gives up.
 #[inline(always)]
-pub(super) fn read<S: Stream>(stream: &mut S, slots: &mut Vec<Slot>) -> bool {
+pub(super) fn serialize<S: Stream>(stream: &mut S, slots: &mut Vec<Slot>) -> bool {
     stream.concrete(TOKEN, Pass(slots)).unwrap_or(false)
 }
 
-/// [`read`]'s path.
+/// [`serialize`]'s path.
 struct Pass<'s>(&'s mut Vec<Slot>);
 
 impl HotPath for Pass<'_> {
@@ -53,8 +54,21 @@ impl HotPath for Pass<'_> {
     }
 
     #[inline(always)]
-    fn write(self, _: &mut WriteStream<'_>) -> bool {
-        false
+    fn write(self, stream: &mut WriteStream<'_>) -> bool {
+        let before = stream.bit_offset();
+        let Some(mut writer) = stream.writer().storing() else {
+            return false;
+        };
+        let start = writer.bits_written();
+        if write_scene(&mut writer, self.0).is_none() {
+            return false;
+        }
+        let wrote = writer.bits_written().wrapping_sub(start);
+        let state = writer.state();
+        stream.writer().catch_up(state);
+        // A pass past the stream's room is not taken over: the generic
+        // code writes from the first bit again, and refuses.
+        stream.bit_offset() == before.wrapping_add(wrote)
     }
 }
 
@@ -186,50 +200,274 @@ fn blocks(
     Some(())
 }
 
+/// The slots' next index, kept strictly increasing below the slots' end.
+struct Next<'s> {
+    slots: &'s [Slot],
+    sent: usize,
+    last: Option<u32>,
+}
+
+impl Next<'_> {
+    /// The next item's index, if any, once it is checked against the one
+    /// before.
+    #[inline(always)]
+    fn peek(&self) -> Option<Option<u32>> {
+        let Some(slot) = self.slots.get(self.sent) else {
+            return Some(None);
+        };
+        let index = u32::from(slot.index);
+        let ok = index < MAX_OBJECTS && self.last.is_none_or(|last| index > last);
+        ok.then_some(Some(index))
+    }
+
+    /// Writes the next item's object; its index is `index`. `select` as
+    /// for [`write_slot`]: where objects alternate with gaps.
+    #[inline(always)]
+    fn write(&mut self, writer: &mut StoringWriter<'_>, index: u32, select: bool) -> Option<()> {
+        let slot = self.slots.get(self.sent)?;
+        write_slot(writer, slot, select).then_some(())?;
+        self.sent = self.sent.wrapping_add(1);
+        self.last = Some(index);
+        Some(())
+    }
+
+    /// The first slot from `at` on that the items from the next one on do
+    /// not hold, one after another (the slots' end where they hold all).
+    #[inline(always)]
+    fn first_free(&self, at: u32) -> u32 {
+        let items = self.slots.get(self.sent..).unwrap_or_default();
+        for (slot, item) in (at..MAX_OBJECTS).zip(items) {
+            if u32::from(item.index) != slot {
+                return slot;
+            }
+        }
+        at.saturating_add(u32::try_from(items.len()).unwrap_or(u32::MAX))
+            .min(MAX_OBJECTS)
+    }
+
+    /// Writes the objects of slots `from..to`, each of which must be the
+    /// next item.
+    #[inline(always)]
+    fn run(&mut self, writer: &mut StoringWriter<'_>, from: u32, to: u32) -> Option<()> {
+        for index in from..to {
+            (self.peek()? == Some(index)).then_some(())?;
+            self.write(writer, index, false)?;
+        }
+        Some(())
+    }
+}
+
+/// The count, then gaps or blocks, each object after the step that places
+/// it: what the generic writer writes.
+#[inline(always)]
+fn write_scene(writer: &mut StoringWriter<'_>, slots: &[Slot]) -> Option<()> {
+    let size = MAX_OBJECTS;
+    let k = u32::try_from(slots.len()).ok().filter(|&k| k <= size)?;
+    let (word, bits) = binary_word(u64::from(k), u64::from(size).wrapping_add(1));
+    writer.put(word, bits).then_some(())?;
+    let present = k.wrapping_mul(2) <= size;
+    let r = if present { k } else { size.wrapping_sub(k) };
+    let mut next = Next {
+        slots,
+        sent: 0,
+        last: None,
+    };
+    if uses_blocks(r, size) {
+        write_blocks(writer, &mut next, present, size, r)?;
+    } else {
+        let at = write_gaps(writer, &mut next, present, size, r)?;
+        if !present {
+            next.run(writer, at, size)?;
+        }
+    }
+    // Every item placed: none left over past the coded set.
+    (next.sent == slots.len()).then_some(())
+}
+
+/// One gap for each of the `r` coded slots among `n`; the next slot after
+/// the last coded one.
+#[inline(always)]
+fn write_gaps(
+    writer: &mut StoringWriter<'_>,
+    next: &mut Next<'_>,
+    present: bool,
+    mut n: u32,
+    r: u32,
+) -> Option<u32> {
+    let mut at = 0u32;
+    for left in (1..=r).rev() {
+        let coded = if present {
+            next.peek()??
+        } else {
+            next.first_free(at)
+        };
+        let z = coded.checked_sub(at)?;
+        let most = n.wrapping_sub(left);
+        let (word, bits) = golomb_word(z, gap_parameter(n, left).max(1), most)?;
+        writer.put(word, bits).then_some(())?;
+        if present {
+            next.write(writer, coded, true)?;
+        } else {
+            next.run(writer, at, coded)?;
+        }
+        at = coded.wrapping_add(1);
+        n = n.wrapping_sub(z).wrapping_sub(1);
+    }
+    Some(at)
+}
+
+/// One count and rank for each block of the `n` slots, `r` of them coded.
+#[inline(always)]
+fn write_blocks(
+    writer: &mut StoringWriter<'_>,
+    next: &mut Next<'_>,
+    present: bool,
+    mut n: u32,
+    mut r: u32,
+) -> Option<()> {
+    let mut at = 0u32;
+    for _ in 0..n.div_ceil(BLOCK) {
+        let b = n.min(BLOCK);
+        // The block's present slots, from the next items on; each is
+        // checked as it is written.
+        let mut held = 0u64;
+        for slot in next.slots.get(next.sent..).unwrap_or_default() {
+            let offset = u32::from(slot.index).wrapping_sub(at);
+            if offset >= b {
+                break;
+            }
+            held |= 1u64 << (offset & 63);
+        }
+        let coded = if present { held } else { !held & full(b) };
+        let c = coded.count_ones();
+        let order = CountOrder::new(n, r, b);
+        let place = order.place(c);
+        let (word, bits) = golomb_word(place, count_parameter(n, r, b).max(1), order.last())?;
+        writer.put(word, bits).then_some(())?;
+        let (word, bits) = binary_word(rank(coded), subsets(b, c));
+        writer.put(word, bits).then_some(())?;
+        let mut mask = held;
+        for _ in 0..held.count_ones() {
+            let index = at.wrapping_add(mask.trailing_zeros());
+            (next.peek()? == Some(index)).then_some(())?;
+            next.write(writer, index, false)?;
+            mask &= mask.wrapping_sub(1);
+        }
+        at = at.wrapping_add(b);
+        n = n.wrapping_sub(b);
+        r = r.wrapping_sub(c);
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::protocols::scenes::{Scene, SceneE};
-    use crate::stream::Serialize;
 
     /// Scenes at densities that take each path of the code: gaps of the
-    /// present set, blocks of either set, gaps of the absent set.
+    /// present set (1/97, 1/9, 1/2), blocks of either set (1/4, 1/3 and
+    /// their complements), gaps of the absent set (8/9, 96/97), none and
+    /// every slot.
     fn scenes() -> Vec<Scene> {
-        [1000u32, 97, 9, 4, 3, 2, 1]
-            .into_iter()
-            .map(|every| Scene {
-                slots: (0..MAX_OBJECTS)
-                    .filter(|i| (i * 7 + 3) % every != 0 || every == 1000 && *i < 10)
+        let moving = Object::new(
+            [1.5, -2.0, 3.0],
+            [0.1, 0.2, 0.3, 0.9],
+            [1.0, 0.0, -2.0],
+            [0.0, 0.5, 0.0],
+        );
+        let mut scenes = Vec::new();
+        for every in [1u32, 97, 9, 4, 3, 2] {
+            for kept in [true, false] {
+                let slots: Vec<Slot> = (0..MAX_OBJECTS)
+                    .filter(|i| ((i * 7 + 3) % every == 0) == kept)
                     .map(|i| Slot {
                         index: i as u16,
-                        object: Object::default(),
+                        object: if i % 2 == 0 {
+                            Object::default()
+                        } else {
+                            moving
+                        },
                     })
-                    .collect(),
-            })
-            .collect()
+                    .collect();
+                scenes.push(Scene { slots });
+            }
+        }
+        scenes
     }
 
-    /// The pass is taken: on a scene's encoding with nothing after it, it
-    /// reads the whole scene the generic code wrote, to its last bit. A
-    /// pass that always gave up would be equal to the generic code too,
-    /// only slower.
+    /// The pass is taken: on a scene's encoding (after lead bits that make
+    /// it end on the input's last bit, so that its last code or object
+    /// does), it reads the whole scene the subset code wrote, to its last
+    /// bit. A pass that always gave up would be equal to the generic code
+    /// too, only slower.
     #[test]
     fn the_pass_reads_a_whole_scene_to_its_last_bit() {
         for scene in scenes() {
+            let bits = crate::measure(&mut SceneE::new(scene.clone())).unwrap();
+            let lead = (8 - bits % 8) % 8;
             let mut buf = vec![0u8; 1 << 16];
             let mut stream = WriteStream::new(&mut buf);
-            SceneE::new(scene.clone()).serialize(&mut stream).unwrap();
-            let bits = stream.bit_offset();
+            stream.serialize_bits(&mut 0, lead as u32).unwrap();
+            let mut slots = scene.slots.clone();
+            crate::subset::adaptive(&mut stream, &mut slots, MAX_OBJECTS).unwrap();
             let len = stream.finish();
+            assert_eq!(len as u64 * 8, lead + bits);
             let mut stream = ReadStream::new(&buf[..len]);
+            stream.serialize_bits(&mut 0, lead as u32).unwrap();
             let mut slots = Vec::new();
+            let read = serialize(&mut stream, &mut slots);
+            assert!(read, "{} objects", scene.slots.len());
+            assert_eq!(slots, scene.slots);
+            assert_eq!(stream.bit_offset(), lead + bits);
+        }
+    }
+
+    /// The pass is taken on writes too: it writes every scene whole, the
+    /// very bits the subset code writes, and leaves the stream after them.
+    #[test]
+    fn the_pass_writes_a_whole_scene_as_the_subset_code_does() {
+        for scene in scenes() {
+            let mut expected = vec![0u8; 1 << 16];
+            let mut stream = WriteStream::new(&mut expected);
+            let mut slots = scene.slots.clone();
+            crate::subset::adaptive(&mut stream, &mut slots, MAX_OBJECTS).unwrap();
+            let bits = stream.bit_offset();
+            stream.finish();
+            let mut buf = vec![0u8; 1 << 16];
+            let mut stream = WriteStream::new(&mut buf);
             assert!(
-                read(&mut stream, &mut slots),
-                "{} objects",
+                serialize(&mut stream, &mut scene.slots.clone()),
+                "{}",
                 scene.slots.len()
             );
-            assert_eq!(slots, scene.slots);
             assert_eq!(stream.bit_offset(), bits);
+            stream.finish();
+            assert_eq!(buf, expected, "{} objects", scene.slots.len());
+        }
+    }
+
+    /// Slots that break the subset's rules are left to the generic writer,
+    /// which refuses them: the pass writes nothing.
+    #[test]
+    fn the_pass_declines_broken_slots() {
+        let at = |index: u16| Slot {
+            index,
+            object: Object::default(),
+        };
+        let dense: Vec<Slot> = (0..600).map(at).collect();
+        for slots in [
+            vec![at(5), at(3)],
+            vec![at(7), at(7)],
+            vec![at(1024)],
+            [dense.clone(), vec![at(5)]].concat(),
+            [dense, vec![at(599)]].concat(),
+            (0..1023).map(at).chain([at(1022)]).collect(),
+        ] {
+            let mut buf = vec![0u8; 1 << 16];
+            let mut stream = WriteStream::new(&mut buf);
+            assert!(!serialize(&mut stream, &mut slots.clone()), "{slots:?}");
+            assert_eq!(stream.bit_offset(), 0);
         }
     }
 }

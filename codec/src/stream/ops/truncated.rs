@@ -210,7 +210,7 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
 /// first bit lowest, and its length, where it takes 1 to 57 bits: what
 /// the field-by-field code writes, in one write.
 #[inline(always)]
-fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
+pub(crate) fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
     let last = max.checked_div(m)?;
     let quotient = value.checked_div(m)?;
     let base = quotient.wrapping_mul(m);
@@ -235,7 +235,7 @@ fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
 /// lowest, and its length: the high `b - 1` bits of `value + short` as
 /// themselves, then its low bit, where the value is not below `short`.
 #[inline(always)]
-fn binary_word(value: u64, span: u64) -> (u64, u32) {
+pub(crate) fn binary_word(value: u64, span: u64) -> (u64, u32) {
     if span <= 1 {
         return (0, 0);
     }
