@@ -200,34 +200,30 @@ fn blocks(
     Some(())
 }
 
-/// The slots' next index, kept strictly increasing below the slots' end.
+/// The items a writer has sent, and the next. Nothing here checks an
+/// index: a gap must not go back or past the slots left, and a run or a
+/// block writes exactly the items at its slots, so items that are not
+/// strictly increasing below the end stop the pass or are left unsent.
 struct Next<'s> {
     slots: &'s [Slot],
     sent: usize,
-    last: Option<u32>,
 }
 
 impl Next<'_> {
-    /// The next item's index, if any, once it is checked against the one
-    /// before.
+    /// The next item's index, if any.
     #[inline(always)]
-    fn peek(&self) -> Option<Option<u32>> {
-        let Some(slot) = self.slots.get(self.sent) else {
-            return Some(None);
-        };
-        let index = u32::from(slot.index);
-        let ok = index < MAX_OBJECTS && self.last.is_none_or(|last| index > last);
-        ok.then_some(Some(index))
+    fn index(&self) -> Option<u32> {
+        self.slots.get(self.sent).map(|slot| u32::from(slot.index))
     }
 
-    /// Writes the next item's object; its index is `index`. `select` as
-    /// for [`write_slot`]: where objects alternate with gaps.
+    /// Writes the next item's object, branching on whether it rests
+    /// ([`write_slot`]): fewer instructions, and no slower in the peers
+    /// bench's scenes than the write without the branch.
     #[inline(always)]
-    fn write(&mut self, writer: &mut StoringWriter<'_>, index: u32, select: bool) -> Option<()> {
+    fn write(&mut self, writer: &mut StoringWriter<'_>) -> Option<()> {
         let slot = self.slots.get(self.sent)?;
-        write_slot(writer, slot, select).then_some(())?;
+        write_slot(writer, slot, false).then_some(())?;
         self.sent = self.sent.wrapping_add(1);
-        self.last = Some(index);
         Some(())
     }
 
@@ -250,8 +246,8 @@ impl Next<'_> {
     #[inline(always)]
     fn run(&mut self, writer: &mut StoringWriter<'_>, from: u32, to: u32) -> Option<()> {
         for index in from..to {
-            (self.peek()? == Some(index)).then_some(())?;
-            self.write(writer, index, false)?;
+            (self.index()? == index).then_some(())?;
+            self.write(writer)?;
         }
         Some(())
     }
@@ -267,11 +263,7 @@ fn write_scene(writer: &mut StoringWriter<'_>, slots: &[Slot]) -> Option<()> {
     writer.put(word, bits).then_some(())?;
     let present = k.wrapping_mul(2) <= size;
     let r = if present { k } else { size.wrapping_sub(k) };
-    let mut next = Next {
-        slots,
-        sent: 0,
-        last: None,
-    };
+    let mut next = Next { slots, sent: 0 };
     if uses_blocks(r, size) {
         write_blocks(writer, &mut next, present, size, r)?;
     } else {
@@ -297,16 +289,16 @@ fn write_gaps(
     let mut at = 0u32;
     for left in (1..=r).rev() {
         let coded = if present {
-            next.peek()??
+            next.index()?
         } else {
             next.first_free(at)
         };
-        let z = coded.checked_sub(at)?;
         let most = n.wrapping_sub(left);
+        let z = coded.checked_sub(at).filter(|&z| z <= most)?;
         let (word, bits) = golomb_word(z, gap_parameter(n, left).max(1), most)?;
         writer.put(word, bits).then_some(())?;
         if present {
-            next.write(writer, coded, true)?;
+            next.write(writer)?;
         } else {
             next.run(writer, at, coded)?;
         }
@@ -349,8 +341,8 @@ fn write_blocks(
         let mut mask = held;
         for _ in 0..held.count_ones() {
             let index = at.wrapping_add(mask.trailing_zeros());
-            (next.peek()? == Some(index)).then_some(())?;
-            next.write(writer, index, false)?;
+            (next.index()? == index).then_some(())?;
+            next.write(writer)?;
             mask &= mask.wrapping_sub(1);
         }
         at = at.wrapping_add(b);

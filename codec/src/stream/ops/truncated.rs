@@ -211,10 +211,12 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
 /// the field-by-field code writes, in one write.
 #[inline(always)]
 pub(crate) fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
-    let last = max.checked_div(m)?;
     let quotient = value.checked_div(m)?;
     let base = quotient.wrapping_mul(m);
-    let (span, stop) = if quotient < last {
+    // Before the last bucket exactly when the next bucket starts within
+    // `max`: one division, not two.
+    let next = u64::from(base).wrapping_add(u64::from(m));
+    let (span, stop) = if next <= u64::from(max) {
         (m, 1)
     } else {
         (max.wrapping_sub(base).wrapping_add(1), 0)
