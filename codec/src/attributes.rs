@@ -124,7 +124,7 @@
 //! `subset(strategy, size = N)` on a `Vec` of [`Indexed`](crate::subset::Indexed)
 //! items (such as [`Entry<T>`](crate::subset::Entry)), by strictly increasing
 //! index below N. The strategies are the articles' scenes A to D and our
-//! scene E's code: `bools`, `counted`, `sentinel`, `relative` and `golomb`
+//! scenes' codes: `bools`, `counted`, `sentinel`, `relative` and `golomb`
 //! (its parameter is always the best one for the set, and a reader refuses
 //! any other, so a set has one encoding); and `adaptive`, the count first
 //! and then codes that follow the slots and items left, the fewest bits of

@@ -158,7 +158,7 @@ impl<'a> BitWriter<'a> {
         // Masked, so that the compiler knows fewer than 64 bits are
         // pending and a 64-bit write stores its word without a test. A word
         // stored on every write instead made the scratch a chain of selects
-        // (peers bench, scene E's encode).
+        // (peers bench, the Golomb scene's encode).
         self.push::<true>(value, bits, self.scratch_bits & 63);
         true
     }

@@ -1,8 +1,9 @@
 //! The articles' sample protocols and our own entropy-coded scene.
 //!
 //! * [`packets`]: packets A, B, C of *Reading and Writing Packets*.
-//! * [`scenes`]: scenes A to D of *Serialization Strategies*, and scene E,
-//!   which entropy-codes the object indices, in its own protocol.
+//! * [`scenes`]: scenes A to D of *Serialization Strategies*, and scene E
+//!   and the Golomb scene (its version 1), which entropy-code the object
+//!   indices, each in its own protocol.
 //! * [`score_save`]: the versioned save of the game score state.
 
 pub mod packets;

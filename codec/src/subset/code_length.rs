@@ -1,4 +1,4 @@
-//! Golomb code lengths counted without a division: what scene E's sender
+//! Golomb code lengths counted without a division: what the Golomb scene's sender
 //! does for every gap and every candidate parameter when it picks one.
 
 use crate::stream::ops::int::bits_for_span;

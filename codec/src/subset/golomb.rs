@@ -1,4 +1,4 @@
-//! Golomb-coded subsets (scene E's code): the indices entropy-coded, after
+//! Golomb-coded subsets (the Golomb scene's code): the indices entropy-coded, after
 //! the *sparse array* article's advice to replace the hand-built ladder
 //! with a real code. Scene E is this code over 1024 slots.
 //!
@@ -39,7 +39,7 @@ use crate::stream::ops::golomb::{serialize_golomb, GolombTable};
 use crate::stream::ops::int::bits_for_span;
 use crate::stream::Stream;
 
-/// Which indices a scene E packet codes as gaps.
+/// Which indices a Golomb-coded subset codes as gaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodedSet {
     /// The indices of the objects sent.
@@ -337,7 +337,7 @@ const CODE_LENGTHS: [CodeLength; GOLOMB_PARAMETERS.len()] = {
 };
 
 /// A faster way through some of a Golomb-coded subset's gaps and items,
-/// on the concrete streams (scene E's, `crate::protocols::scenes::hot`).
+/// on the concrete streams (the Golomb scene's, `crate::protocols::scenes::hot`).
 /// The generic loops below hand it the stream where they stand; it reads
 /// or writes as far as it can, moves the stream past that, and the loops
 /// go on from there, reading, writing or refusing as they always do. It

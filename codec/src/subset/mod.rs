@@ -8,8 +8,8 @@
 //! | [`counted`] | `count int[0, size]`, then each `index int[0, size - 1]` (scene B) |
 //! | [`sentinel`] | each `index int[0, size]`, ended by the sentinel `size` (scene C) |
 //! | [`relative`] | the article's relative-index ladder, ended by `size` (scene D) |
-//! | [`golomb()`] | Golomb-coded gaps, one parameter per packet (scene E's code) |
-//! | [`adaptive()`] | the count, then gaps or ranked blocks coded from what is left (near the bound that includes the count) |
+//! | [`golomb()`] | Golomb-coded gaps, one parameter per packet (the Golomb scene's code) |
+//! | [`adaptive()`] | the count, then gaps or ranked blocks coded from what is left (scene E's code, near the bound that includes the count) |
 //!
 //! Items are kept by strictly increasing index below `size`. A writer
 //! refuses items that break that rule ([`DecodeError::OutOfRange`],

@@ -1,11 +1,11 @@
-//! Scene objects and the Golomb scene's subset on the concrete streams: straight
-//! code over the bit reader and writer, beside the generic `serialize`
-//! functions, which stay the specification.
+//! Scene objects and the Golomb scene's subset on the concrete streams:
+//! straight code over the bit reader and writer, beside the generic
+//! `serialize` functions, which stay the specification.
 //!
 //! An object is read as two records (head, then velocities), each from one
 //! window and checked field by field with constant shifts and masks; it is
-//! written as two wide writes. The Golomb scene's loop reads and writes its gaps
-//! and objects on a copy of the reader or writer that the compiler keeps
+//! written as two wide writes. The Golomb scene's loop reads and writes its
+//! gaps and objects on a copy of the reader or writer that the compiler keeps
 //! in registers, and hands the position back when it stops. Nothing here
 //! refuses: where a record is out of range or not whole in the input, a
 //! code is not in the table or not within eight bytes of input, or the
@@ -371,7 +371,8 @@ impl Shortcut<Slot> for GolombScene {
     }
 }
 
-/// One gap of the Golomb scene's coded set, written as one code ([`write_gap`]).
+/// One gap of the Golomb scene's coded set, written as one code
+/// ([`write_gap`]).
 struct GapPath {
     table: &'static GolombTable,
     gap: u32,
@@ -776,8 +777,8 @@ mod tests {
             .collect()
     }
 
-    /// `slots` as the Golomb scene codes them with the generic code, its best
-    /// parameter first; with the bits written and that parameter's table.
+    /// `slots` as the Golomb scene codes them with the generic code, its
+    /// best parameter first; with the bits written and that parameter's table.
     fn coded(slots: &[Slot]) -> (Vec<u8>, u64, u8, &'static GolombTable) {
         let mut parameter = crate::subset::golomb::best_parameter(slots, 1024);
         let mut buf = vec![0u8; 32768];
@@ -796,8 +797,8 @@ mod tests {
             == crate::subset::CodedSet::Present
     }
 
-    /// The Golomb scene's reader, with the input running on past the set, reads the
-    /// whole set ahead, sparse or dense, to the sentinel, and leaves the
+    /// The Golomb scene's reader, with the input running on past the set,
+    /// reads the whole set ahead, sparse or dense, to the sentinel, and leaves the
     /// stream where the generic code would.
     #[test]
     fn scene_e_reads_ahead_to_the_sentinel() {
@@ -823,8 +824,8 @@ mod tests {
         }
     }
 
-    /// The Golomb scene's writer writes a present set's gaps and objects ahead, all
-    /// of them when the buffer has room, as the generic code does.
+    /// The Golomb scene's writer writes a present set's gaps and objects
+    /// ahead, all of them when the buffer has room, as the generic code does.
     #[test]
     fn scene_e_writes_a_present_set_ahead() {
         for n in [1, 30, 200] {
@@ -850,8 +851,8 @@ mod tests {
         }
     }
 
-    /// The Golomb scene's writer writes a run of the absent set's objects ahead, up
-    /// to the coded index that ends it; a gap, as one code.
+    /// The Golomb scene's writer writes a run of the absent set's objects
+    /// ahead, up to the coded index that ends it; a gap, as one code.
     #[test]
     fn scene_e_writes_a_run_and_a_gap_ahead() {
         let mut slots = spread(1000);

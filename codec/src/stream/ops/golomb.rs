@@ -1,6 +1,6 @@
-//! A Golomb code of a positive gap with parameter `m` (scene E's index
-//! gaps): `gap - 1` as a unary quotient, then its remainder in truncated
-//! binary. `crate::subset::golomb` documents the code.
+//! A Golomb code of a positive gap with parameter `m` (the Golomb
+//! scene's index gaps): `gap - 1` as a unary quotient, then its remainder
+//! in truncated binary. `crate::subset::golomb` documents the code.
 //!
 //! [`code`] states the code, once. The generic operation
 //! ([`serialize_golomb`]) writes what it says and reads it back field by
