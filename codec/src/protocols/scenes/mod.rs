@@ -12,7 +12,7 @@
 //! | B | `count int[0,1024]`, then each `index int[0,1023]` | 11 + 10 per object |
 //! | C | each `index int[0,1024]`, ended by the sentinel 1024 | 11 per object + 11 |
 //! | D | the article's relative index ladder, ended by 1024 | 1 to 16 per object |
-//! | E | the count, then gaps or ranked blocks ([`crate::subset::adaptive`]) | within about 1 % of the bound that includes the count |
+//! | E | the count, then gaps or ranked blocks ([`mod@crate::subset::adaptive`]) | within about 1 % of the bound that includes the count |
 //! | Golomb | Golomb-coded gaps of the present or absent set, per-packet parameter (scene E's version 1) | near the entropy bound |
 //!
 //! Every reader refuses indices out of range, duplicate or decreasing
