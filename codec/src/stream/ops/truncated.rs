@@ -69,12 +69,14 @@ pub fn serialize_truncated_binary<S: Stream + ?Sized>(
         }
         return Ok(());
     }
-    if S::IS_WRITING {
-        let (mut word, bits) = binary_word(*value, span);
-        return stream.serialize_bits64(&mut word, bits);
-    }
-    if let Some(Some(read)) = stream.concrete(TOKEN, ReadCode::Binary { span }) {
-        *value = read;
+    let code = Code::Binary {
+        span,
+        value: *value,
+    };
+    if let Some(Some(read)) = stream.concrete(TOKEN, code) {
+        if S::IS_READING {
+            *value = read;
+        }
         return Ok(());
     }
     binary_field_by_field(stream, value, span)
@@ -90,18 +92,28 @@ fn binary_field_by_field<S: Stream + ?Sized>(
 ) -> Result<(), S::Error> {
     let (b, short) = truncated_shape(span);
     let first = b.wrapping_sub(1);
-    let mut high = 0u64;
+    // A writer's word: the high bits, and the low bit above them.
+    let (mut high, mut low) = if S::IS_WRITING {
+        let (word, _) = binary_word(*value, span);
+        let low = word.checked_shr(first).unwrap_or(0) & 1;
+        (word & low_mask_of(first), low as u32)
+    } else {
+        (0, 0)
+    };
     if first > 0 {
         stream.serialize_bits64(&mut high, first)?;
     }
     if high < short {
-        *value = high;
+        if S::IS_READING {
+            *value = high;
+        }
         return Ok(());
     }
-    let mut low = 0u32;
     stream.serialize_bits(&mut low, 1)?;
-    // The low bit joins below the high ones: an add that never carries.
-    *value = (high << 1).wrapping_add(u64::from(low)).wrapping_sub(short);
+    if S::IS_READING {
+        // The low bit joins below the high ones: an add that never carries.
+        *value = (high << 1).wrapping_add(u64::from(low)).wrapping_sub(short);
+    }
     Ok(())
 }
 
@@ -120,7 +132,8 @@ pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
 ) -> Result<(), S::Error> {
     let m = m.max(1);
     if S::IS_READING {
-        if let Some(Some(read)) = stream.concrete(TOKEN, ReadCode::Golomb { m, max }) {
+        let code = Code::Golomb { m, max, value: 0 };
+        if let Some(Some(read)) = stream.concrete(TOKEN, code) {
             // Within `0..=max`, a `u32`.
             *value = read as u32;
             return Ok(());
@@ -132,12 +145,15 @@ pub fn serialize_truncated_golomb<S: Stream + ?Sized>(
             at: stream.bit_offset(),
         }));
     }
-    match golomb_word(*value, m, max) {
-        // A value with no other (`max = 0`) takes no bits.
-        Some((_, 0)) => Ok(()),
-        Some((mut word, bits)) => stream.serialize_bits64(&mut word, bits),
-        None => golomb_field_by_field(stream, value, m, max),
+    let code = Code::Golomb {
+        m,
+        max,
+        value: *value,
+    };
+    if let Some(Some(_)) = stream.concrete(TOKEN, code) {
+        return Ok(());
     }
+    golomb_field_by_field(stream, value, m, max)
 }
 
 /// [`serialize_truncated_golomb`] a field at a time: the statement of the
@@ -271,17 +287,21 @@ pub(crate) fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32
     Some(((high << 1).wrapping_add(low).wrapping_sub(short), b))
 }
 
-/// A reading stream's read of one truncated code from one window, where
-/// the input holds the whole code: the value the field-by-field read
-/// gives.
-enum ReadCode {
-    /// [`serialize_truncated_binary`]'s code over `span`.
-    Binary { span: u64 },
-    /// [`serialize_truncated_golomb`]'s code (`m` at least 1).
-    Golomb { m: u32, max: u32 },
+/// One truncated code on a concrete stream: read from one window, where
+/// the input holds the whole code, or written as one word, where it takes
+/// at most 57 bits and the room holds it. Elsewhere `None`, and the
+/// field-by-field code, which every other stream takes (so that a field
+/// map shows the pieces a reader reads), goes on from there.
+enum Code {
+    /// [`serialize_truncated_binary`]'s code of `value` (a writer's)
+    /// over `span`.
+    Binary { span: u64, value: u64 },
+    /// [`serialize_truncated_golomb`]'s code of `value` (a writer's; `m`
+    /// at least 1).
+    Golomb { m: u32, max: u32, value: u32 },
 }
 
-impl HotPath for ReadCode {
+impl HotPath for Code {
     type Output = Option<u64>;
 
     #[inline(always)]
@@ -289,16 +309,21 @@ impl HotPath for ReadCode {
         let reader = stream.reader();
         let window = reader.window64()?;
         let (value, bits) = match self {
-            Self::Binary { span } => binary_from(window, span, BitReader::MAX_WIDE_BITS)?,
-            Self::Golomb { m, max } => golomb_from(window, m, max)?,
+            Self::Binary { span, .. } => binary_from(window, span, BitReader::MAX_WIDE_BITS)?,
+            Self::Golomb { m, max, .. } => golomb_from(window, m, max)?,
         };
         reader.advance(bits);
         Some(value)
     }
 
-    /// Never called: a writer writes a code whole with one generic write.
-    fn write(self, _: &mut WriteStream<'_>) -> Option<u64> {
-        None
+    /// The code's word, `Some(0)` once written.
+    #[inline(always)]
+    fn write(self, stream: &mut WriteStream<'_>) -> Option<u64> {
+        let (word, bits) = match self {
+            Self::Binary { span, value } => binary_word(value, span),
+            Self::Golomb { m, max, value } => golomb_word(value, m, max)?,
+        };
+        stream.writer().write_wide(word, bits).then_some(0)
     }
 }
 
