@@ -288,8 +288,9 @@ pub(crate) fn binary_from(window: u64, span: u64, room: u32) -> Option<(u64, u32
 }
 
 /// One truncated code on a concrete stream: read from one window, where
-/// the input holds the whole code, or written as one word, where it takes
-/// at most 57 bits and the room holds it. Elsewhere `None`, and the
+/// the input holds the whole code, or written as one word, where it fits
+/// one (a cut Golomb code of at most 57 bits, a truncated binary code of
+/// at most 64) and the room holds it. Elsewhere `None`, and the
 /// field-by-field code, which every other stream takes (so that a field
 /// map shows the pieces a reader reads), goes on from there.
 enum Code {
