@@ -109,6 +109,7 @@ pub mod arbitrary;
 pub mod attributes;
 pub mod bits;
 mod check_hash;
+mod divide;
 mod error;
 pub mod max_bits;
 pub mod packet;

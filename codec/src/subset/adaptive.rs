@@ -54,6 +54,7 @@
 //! each block's slots, so they are used only in that band.
 
 use super::{check_items, payload, read_item, read_vec, Indexed};
+use crate::divide::divide;
 use crate::role::Role;
 use crate::stream::ops::truncated::{serialize_truncated_binary, serialize_truncated_golomb};
 use crate::stream::Stream;
@@ -128,7 +129,16 @@ pub fn gap_parameter(n: u32, r: u32) -> u32 {
     if top <= unit {
         return 1;
     }
-    u32::try_from(top.div_ceil(unit)).unwrap_or(u32::MAX)
+    // `ceil(top / (1024 r))` is `(top + 1024 r - 1) / 1024` divided by `r`,
+    // both rounded down: a small division, done without a divide.
+    let scaled = top.saturating_add(unit).saturating_sub(1) >> 10;
+    match u32::try_from(scaled)
+        .ok()
+        .and_then(|scaled| divide(scaled, r))
+    {
+        Some(m) => m,
+        None => u32::try_from(top.div_ceil(unit)).unwrap_or(u32::MAX),
+    }
 }
 
 /// The Golomb parameter of a block count: `b` slots of the `n` left

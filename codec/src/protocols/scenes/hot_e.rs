@@ -156,7 +156,9 @@ fn gaps(
     r: u32,
 ) -> Option<u32> {
     let mut at = 0u32;
-    for left in (1..=r).rev() {
+    // A countdown, not `(1..=r).rev()`, whose end check costs more.
+    let mut left = r;
+    while left > 0 {
         let z = golomb(reader, gap_parameter(n, left), n.wrapping_sub(left))?;
         // `z <= n - left`: the coded slot is below the slots' end.
         let coded = at.wrapping_add(z);
@@ -167,6 +169,7 @@ fn gaps(
         }
         at = coded.wrapping_add(1);
         n = n.wrapping_sub(z).wrapping_sub(1);
+        left = left.wrapping_sub(1);
     }
     Some(at)
 }
@@ -287,7 +290,8 @@ fn write_gaps(
     r: u32,
 ) -> Option<u32> {
     let mut at = 0u32;
-    for left in (1..=r).rev() {
+    let mut left = r;
+    while left > 0 {
         let coded = if present {
             next.index()?
         } else {
@@ -304,6 +308,7 @@ fn write_gaps(
         }
         at = coded.wrapping_add(1);
         n = n.wrapping_sub(z).wrapping_sub(1);
+        left = left.wrapping_sub(1);
     }
     Some(at)
 }

@@ -15,6 +15,7 @@
 //!   `max - (max / m) m + 1`.
 
 use crate::bits::{low_mask_of, BitReader};
+use crate::divide::divide;
 use crate::error::DecodeError;
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 
@@ -227,7 +228,7 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
 /// the field-by-field code writes, in one write.
 #[inline(always)]
 pub(crate) fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
-    let quotient = value.checked_div(m)?;
+    let quotient = divide(value, m)?;
     let base = quotient.wrapping_mul(m);
     // Before the last bucket exactly when the next bucket starts within
     // `max`: one division, not two.
@@ -341,7 +342,7 @@ pub(crate) fn golomb_from(window: u64, m: u32, max: u32) -> Option<(u64, u32)> {
     let (quotient, stop, span) = if next <= u64::from(max) {
         (ones, 1, m)
     } else {
-        let last = max.checked_div(m)?;
+        let last = divide(max, m)?;
         let base = last.wrapping_mul(m);
         (last, 0, max.wrapping_sub(base).wrapping_add(1))
     };

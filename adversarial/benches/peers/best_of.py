@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Best-of-N wall time of the peers bench's rows, for builds side by side.
+
+On a shared machine a criterion median moves with the neighbours; the
+fastest of many short runs moves much less. Each repetition runs every
+build's child run (`--run-one WORKLOAD CODEC DIRECTION ROUNDS`, the one
+`-- --instructions` counts) in turn, pinned to one core, with ROUNDS and
+with none; a row's time is the best run with rounds less the best without,
+per packet.
+
+    cargo bench -p gamepacket-adversarial --bench peers --no-run   # prints BIN
+    python3 adversarial/benches/peers/best_of.py --row scene-10pct/decode/ours-E BIN_BEFORE BIN_AFTER
+"""
+
+import argparse
+import subprocess
+import time
+
+# Packets per batch, as `workload.rs` builds them.
+PACKETS = {"scene-1pct": 1638, "scene-10pct": 160, "scene-50pct": 32, "scene-100pct": 16,
+           "packet-A": 2048, "packet-B": 2048, "packet-C": 2048}
+
+
+def run(binary, workload, codec, direction, rounds, core):
+    start = time.perf_counter()
+    subprocess.run(["taskset", "-c", str(core), binary, "--run-one", workload, codec,
+                    direction, str(rounds)], check=True)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("binaries", nargs="+", help="peers bench binaries to compare")
+    parser.add_argument("--row", action="append", required=True,
+                        help="WORKLOAD/DIRECTION/CODEC, as criterion names it; repeatable")
+    parser.add_argument("--rounds", type=int, default=100, help="batches per timed run")
+    parser.add_argument("--reps", type=int, default=9, help="runs of each; the best counts")
+    parser.add_argument("--core", type=int, default=1, help="the core to pin to")
+    args = parser.parse_args()
+    print("| row | " + " | ".join(args.binaries) + " |")
+    print("|---|" + "---|" * len(args.binaries))
+    for row in args.row:
+        workload, direction, codec = row.split("/")
+        best = {}
+        for _ in range(args.reps):
+            for binary in args.binaries:
+                for rounds in (0, args.rounds):
+                    took = run(binary, workload, codec, direction, rounds, args.core)
+                    key = (binary, rounds)
+                    best[key] = min(best.get(key, took), took)
+        packets = args.rounds * PACKETS[workload]
+        cells = [f"{(best[(b, args.rounds)] - best[(b, 0)]) * 1e9 / packets:.0f} ns"
+                 for b in args.binaries]
+        print(f"| {row} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
