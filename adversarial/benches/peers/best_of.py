@@ -33,8 +33,9 @@ def main():
     parser.add_argument("binaries", nargs="+", help="peers bench binaries to compare")
     parser.add_argument("--row", action="append", required=True,
                         help="WORKLOAD/DIRECTION/CODEC, as criterion names it; repeatable")
-    parser.add_argument("--rounds", type=int, default=100, help="batches per timed run")
-    parser.add_argument("--reps", type=int, default=9, help="runs of each; the best counts")
+    parser.add_argument("--rounds", type=int, default=300,
+                        help="batches per timed run: enough that the set-up run subtracted, about 9 ms, is small beside it")
+    parser.add_argument("--reps", type=int, default=11, help="runs of each; the best counts")
     parser.add_argument("--core", type=int, default=1, help="the core to pin to")
     args = parser.parse_args()
     print("| row | " + " | ".join(args.binaries) + " |")

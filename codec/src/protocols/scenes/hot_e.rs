@@ -129,7 +129,12 @@ fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Option<()> {
     if uses_blocks(r, size) {
         return blocks(reader, slots, present, size, r);
     }
-    let at = gaps(reader, slots, present, size, r)?;
+    // Each set's own loop: no test of which set is coded in every gap.
+    let at = if present {
+        gaps::<true>(reader, slots, size, r)?
+    } else {
+        gaps::<false>(reader, slots, size, r)?
+    };
     if !present {
         run(reader, slots, at, size)?;
     }
@@ -148,10 +153,9 @@ fn run(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, from: u32, to: u32) ->
 /// One gap for each of the `r` coded slots among `n`; the next slot after
 /// the last coded one.
 #[inline(always)]
-fn gaps(
+fn gaps<const PRESENT: bool>(
     reader: &mut BitReader<'_>,
     slots: &mut Vec<Slot>,
-    present: bool,
     mut n: u32,
     r: u32,
 ) -> Option<u32> {
@@ -162,7 +166,7 @@ fn gaps(
         let z = golomb(reader, gap_parameter(n, left), n.wrapping_sub(left))?;
         // `z <= n - left`: the coded slot is below the slots' end.
         let coded = at.wrapping_add(z);
-        if present {
+        if PRESENT {
             read_slot(reader, slots, coded).then_some(())?;
         } else {
             run(reader, slots, at, coded)?;
