@@ -5,6 +5,7 @@
 //! beside the scene (version 1's Golomb parameter is gone) and every
 //! packet a reader accepts re-encodes to the bits it was read from.
 
+use super::hot_e::Done;
 use super::{Scene, MAX_OBJECTS};
 use crate::stream::{Serialize, Stream};
 use crate::subset::adaptive;
@@ -28,10 +29,12 @@ impl Serialize for SceneE {
     /// The adaptive subset ([`adaptive::adaptive`]), read or written in one
     /// pass on the concrete streams where it can be (`hot_e.rs`).
     fn serialize<S: Stream>(&mut self, stream: &mut S) -> Result<(), S::Error> {
-        if super::hot_e::serialize(stream, &mut self.scene.slots) {
-            return Ok(());
+        match super::hot_e::serialize(stream, &mut self.scene.slots) {
+            Done::Whole => Ok(()),
+            // The stream keeps its first failure: this is `why` again.
+            Done::Refused(why) => Err(stream.refuse(why)),
+            Done::Declined => adaptive::adaptive(stream, &mut self.scene.slots, MAX_OBJECTS),
         }
-        adaptive::adaptive(stream, &mut self.scene.slots, MAX_OBJECTS)
     }
 }
 

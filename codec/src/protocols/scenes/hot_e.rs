@@ -3,41 +3,69 @@
 //! that the compiler keeps in registers, beside the generic `adaptive`
 //! function, which stays the specification.
 //!
-//! All or nothing: where any code or object does not lie whole in the
-//! input, an object is out of range, the slots break the subset's rules
-//! or the buffer nears its end, the pass gives up, the stream stays where
-//! it was and the generic code reads or writes the scene from its first
-//! bit, refusing it as it always does. The code's every bit string decodes
+//! Where a read stops at an item (a code or object not whole in the
+//! input, an object out of range), the generic code reads that one item
+//! from there: everything before it is what the generic code would have
+//! read, so its refusal is the one owed, and the scene is not read twice.
+//! Where the generic code reads the item after all, and where a write
+//! meets slots that break the subset's rules or a buffer without room, the
+//! pass gives up with nothing consumed or written and the generic code
+//! starts from the scene's first bit. The code's every bit string decodes
 //! to a subset, so nothing else stops a read. `codec/tests/hot_paths.rs`
 //! holds both passes equal to the generic code on any input.
 
 use super::hot::{read_slot, write_slot};
 use super::{Object, Slot, MAX_OBJECTS};
 use crate::bits::{BitReader, StoringWriter, WideWrite};
-use crate::stream::ops::truncated::{binary_from, binary_word, golomb_from, golomb_word};
+use crate::error::DecodeError;
+use crate::stream::ops::truncated::{
+    binary_from, binary_word, golomb_from, golomb_word, serialize_truncated_binary,
+    serialize_truncated_golomb,
+};
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 use crate::subset::adaptive::{
     count_parameter, full, gap_parameter, rank, subsets, unrank, uses_blocks, CountOrder, BLOCK,
 };
+use crate::subset::Indexed;
 
-/// Scene E's slots read whole into `slots`, or written whole from them,
-/// on the concrete streams: true, with the stream past them; false, with
-/// nothing read or written and `slots` as it was, on every other stream
-/// and where the pass gives up.
+/// What [`serialize`] did.
+#[derive(Debug)]
+pub(super) enum Done {
+    /// The slots read whole into `slots` (or written whole from them), the
+    /// stream past them.
+    Whole,
+    /// The read stopped at an item the generic code refuses too, and
+    /// refused it there, as the generic code would have: the stream is
+    /// poisoned with this error, `slots` as it was.
+    Refused(DecodeError),
+    /// Nothing read or written and `slots` as it was: on every other
+    /// stream, and where the pass gives up; the generic code goes on.
+    Declined,
+}
+
+/// Scene E's slots on the concrete streams ([`Done`]).
 #[inline(always)]
-pub(super) fn serialize<S: Stream>(stream: &mut S, slots: &mut Vec<Slot>) -> bool {
-    stream.concrete(TOKEN, Pass(slots)).unwrap_or(false)
+pub(super) fn serialize<S: Stream>(stream: &mut S, slots: &mut Vec<Slot>) -> Done {
+    stream
+        .concrete(TOKEN, Pass(slots))
+        .unwrap_or(Done::Declined)
 }
 
 /// [`serialize`]'s path.
 struct Pass<'s>(&'s mut Vec<Slot>);
 
 impl HotPath for Pass<'_> {
-    type Output = bool;
+    type Output = Done;
 
+    /// Where the pass stops at an item, the generic code would have read
+    /// everything before it as the pass did, and stands at that item: it
+    /// reads that one item there. A refusal is then the generic code's own
+    /// (cause, bit and all), without reading the scene again; an item it
+    /// reads after all sends the generic code back to the first bit.
     #[inline(always)]
-    fn read(self, stream: &mut ReadStream<'_>) -> bool {
+    fn read(self, stream: &mut ReadStream<'_>) -> Done {
         let reader = stream.reader();
+        let start = reader.bits_read();
         let mut ahead = reader.clone();
         // Room as the generic reader reserves it: what the bits left hold.
         let room = ahead
@@ -45,30 +73,68 @@ impl HotPath for Pass<'_> {
             .checked_div(u64::from(Object::AT_REST_BITS))
             .unwrap_or(0);
         let mut slots = Vec::with_capacity(room.min(u64::from(MAX_OBJECTS)) as usize);
-        if scene(&mut ahead, &mut slots).is_none() {
-            return false;
-        }
+        let stop = match scene(&mut ahead, &mut slots) {
+            Ok(()) => {
+                reader.seek_forward(ahead.bits_read());
+                *self.0 = slots;
+                return Done::Whole;
+            }
+            Err(stop) => stop,
+        };
         reader.seek_forward(ahead.bits_read());
-        *self.0 = slots;
-        true
+        match stop.read(stream) {
+            Err(why) => Done::Refused(why),
+            Ok(()) => {
+                stream.reader().seek_back(start);
+                Done::Declined
+            }
+        }
     }
 
     #[inline(always)]
-    fn write(self, stream: &mut WriteStream<'_>) -> bool {
+    fn write(self, stream: &mut WriteStream<'_>) -> Done {
         let before = stream.bit_offset();
         let Some(mut writer) = stream.writer().storing() else {
-            return false;
+            return Done::Declined;
         };
         let start = writer.bits_written();
         if write_scene(&mut writer, self.0).is_none() {
-            return false;
+            return Done::Declined;
         }
         let wrote = writer.bits_written().wrapping_sub(start);
         let state = writer.state();
         stream.writer().catch_up(state);
         // A pass past the stream's room is not taken over: the generic
         // code writes from the first bit again, and refuses.
-        stream.bit_offset() == before.wrapping_add(wrote)
+        if stream.bit_offset() == before.wrapping_add(wrote) {
+            Done::Whole
+        } else {
+            Done::Declined
+        }
+    }
+}
+
+/// The item a read pass stopped at, with its reader at the item's first
+/// bit: a code not whole in the input, or an object not whole or refused.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// A truncated binary code over this span.
+    Binary(u64),
+    /// A cut Golomb code.
+    Golomb { m: u32, max: u32 },
+    /// The object of this slot.
+    Object(u32),
+}
+
+impl Stop {
+    /// The item, read by the generic code from where the stream stands.
+    #[inline(never)]
+    fn read(self, stream: &mut ReadStream<'_>) -> Result<(), DecodeError> {
+        match self {
+            Self::Binary(span) => serialize_truncated_binary(stream, &mut 0, span),
+            Self::Golomb { m, max } => serialize_truncated_golomb(stream, &mut 0, m, max),
+            Self::Object(index) => Slot::at(index).serialize_value(stream),
+        }
     }
 }
 
@@ -100,27 +166,28 @@ fn code(
 
 /// A Golomb code of parameter `m` cut to `max`.
 #[inline(always)]
-fn golomb(reader: &mut BitReader<'_>, m: u32, max: u32) -> Option<u32> {
-    let value = code(reader, window(reader), |w| golomb_from(w, m.max(1), max))?;
+fn golomb(reader: &mut BitReader<'_>, m: u32, max: u32) -> Result<u32, Stop> {
+    let decode = |w| golomb_from(w, m.max(1), max);
+    let value = code(reader, window(reader), decode).ok_or(Stop::Golomb { m, max })?;
     // Within `0..=max`.
-    Some(value as u32)
+    Ok(value as u32)
 }
 
 /// A value in truncated binary over `span`, up to 64 bits long (a block's
 /// rank takes up to 61): from the wide window, or what is left.
 #[inline(always)]
-fn binary(reader: &mut BitReader<'_>, span: u64) -> Option<u64> {
+fn binary(reader: &mut BitReader<'_>, span: u64) -> Result<u64, Stop> {
     let window = match reader.window() {
         Some(window) => window as u64,
         None => reader.window_to_end() as u64,
     };
-    code(reader, window, |w| binary_from(w, span, u64::BITS))
+    code(reader, window, |w| binary_from(w, span, u64::BITS)).ok_or(Stop::Binary(span))
 }
 
 /// The whole scene: the count, then gaps or blocks, each object after the
 /// step that places it.
 #[inline(always)]
-fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Option<()> {
+fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Result<(), Stop> {
     let size = MAX_OBJECTS;
     // In `0..=size`.
     let k = binary(reader, u64::from(size).wrapping_add(1))? as u32;
@@ -138,16 +205,26 @@ fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Option<()> {
     if !present {
         run(reader, slots, at, size)?;
     }
-    Some(())
+    Ok(())
 }
 
 /// The objects of slots `from..to`, every one present.
 #[inline(always)]
-fn run(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, from: u32, to: u32) -> Option<()> {
+fn run(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, from: u32, to: u32) -> Result<(), Stop> {
     for index in from..to {
-        read_slot(reader, slots, index).then_some(())?;
+        slot(reader, slots, index)?;
     }
-    Some(())
+    Ok(())
+}
+
+/// The object of slot `index`, read whole ([`read_slot`]).
+#[inline(always)]
+fn slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> Result<(), Stop> {
+    if read_slot(reader, slots, index) {
+        Ok(())
+    } else {
+        Err(Stop::Object(index))
+    }
 }
 
 /// One gap for each of the `r` coded slots among `n`; the next slot after
@@ -158,7 +235,7 @@ fn gaps<const PRESENT: bool>(
     slots: &mut Vec<Slot>,
     mut n: u32,
     r: u32,
-) -> Option<u32> {
+) -> Result<u32, Stop> {
     let mut at = 0u32;
     // A countdown, not `(1..=r).rev()`, whose end check costs more.
     let mut left = r;
@@ -167,7 +244,7 @@ fn gaps<const PRESENT: bool>(
         // `z <= n - left`: the coded slot is below the slots' end.
         let coded = at.wrapping_add(z);
         if PRESENT {
-            read_slot(reader, slots, coded).then_some(())?;
+            slot(reader, slots, coded)?;
         } else {
             run(reader, slots, at, coded)?;
         }
@@ -175,7 +252,7 @@ fn gaps<const PRESENT: bool>(
         n = n.wrapping_sub(z).wrapping_sub(1);
         left = left.wrapping_sub(1);
     }
-    Some(at)
+    Ok(at)
 }
 
 /// One count and rank for each block of the `n` slots, `r` of them coded.
@@ -186,7 +263,7 @@ fn blocks(
     present: bool,
     mut n: u32,
     mut r: u32,
-) -> Option<()> {
+) -> Result<(), Stop> {
     let mut at = 0u32;
     for _ in 0..n.div_ceil(BLOCK) {
         let b = n.min(BLOCK);
@@ -196,15 +273,14 @@ fn blocks(
         let coded = unrank(binary(reader, subsets(b, c))?, c, b);
         let mut mask = if present { coded } else { !coded & full(b) };
         for _ in 0..mask.count_ones() {
-            let slot = at.wrapping_add(mask.trailing_zeros());
-            read_slot(reader, slots, slot).then_some(())?;
+            slot(reader, slots, at.wrapping_add(mask.trailing_zeros()))?;
             mask &= mask.wrapping_sub(1);
         }
         at = at.wrapping_add(b);
         n = n.wrapping_sub(b);
         r = r.wrapping_sub(c);
     }
-    Some(())
+    Ok(())
 }
 
 /// The items a writer has sent, and the next. Nothing here checks an
@@ -418,7 +494,7 @@ mod tests {
             stream.serialize_bits(&mut 0, lead as u32).unwrap();
             let mut slots = Vec::new();
             let read = serialize(&mut stream, &mut slots);
-            assert!(read, "{} objects", scene.slots.len());
+            assert!(matches!(read, Done::Whole), "{} objects", scene.slots.len());
             assert_eq!(slots, scene.slots);
             assert_eq!(stream.bit_offset(), lead + bits);
         }
@@ -437,15 +513,81 @@ mod tests {
             stream.finish();
             let mut buf = vec![0u8; 1 << 16];
             let mut stream = WriteStream::new(&mut buf);
-            assert!(
-                serialize(&mut stream, &mut scene.slots.clone()),
-                "{}",
-                scene.slots.len()
-            );
+            let wrote = serialize(&mut stream, &mut scene.slots.clone());
+            assert!(matches!(wrote, Done::Whole), "{}", scene.slots.len());
             assert_eq!(stream.bit_offset(), bits);
             stream.finish();
             assert_eq!(buf, expected, "{} objects", scene.slots.len());
         }
+    }
+
+    /// A scene the generic code refuses is refused by the pass where it
+    /// stopped, not read again: with the generic code's error, the stream
+    /// poisoned at the same bit and the slots left as they were. Each scene
+    /// is refused twice: its last object's position out of range, and cut
+    /// short in the middle of its encoding.
+    #[test]
+    fn the_pass_refuses_where_it_stops() {
+        for scene in scenes().into_iter().filter(|s| !s.slots.is_empty()) {
+            let mut buf = vec![0u8; 1 << 16];
+            let mut stream = WriteStream::new(&mut buf);
+            let mut slots = scene.slots.clone();
+            crate::subset::adaptive(&mut stream, &mut slots, MAX_OBJECTS).unwrap();
+            let bits = stream.bit_offset();
+            let len = stream.finish();
+            let last = scene.slots.last().unwrap().object;
+            let object_bits = crate::measure(&mut last.clone()).unwrap();
+            // The encoding ends with the last object: its x code, all ones,
+            // is above the range's top code.
+            let mut out_of_range = buf[..len].to_vec();
+            for bit in bits - object_bits..bits - object_bits + 21 {
+                out_of_range[(bit / 8) as usize] |= 1 << (bit % 8);
+            }
+            let cut = &buf[..len / 2];
+            for bytes in [&out_of_range[..], cut] {
+                let mut generic = ReadStream::new(bytes);
+                let mut generic_slots = vec![Slot::default()];
+                let owed = crate::subset::adaptive(&mut generic, &mut generic_slots, MAX_OBJECTS)
+                    .unwrap_err();
+                let mut stream = ReadStream::new(bytes);
+                let mut slots = vec![Slot::default()];
+                let done = serialize(&mut stream, &mut slots);
+                assert!(
+                    matches!(done, Done::Refused(why) if why == owed),
+                    "{} objects: {done:?}, owed {owed:?}",
+                    scene.slots.len()
+                );
+                assert_eq!(slots, generic_slots);
+                assert_eq!(stream.bit_offset(), generic.bit_offset());
+                assert_eq!(stream.bits_remaining(), generic.bits_remaining());
+            }
+        }
+    }
+
+    /// A code the pass cannot read from one window though the input holds
+    /// it (the first gap of 40 objects at the slots' end: 57 ones at
+    /// parameter 17, then a remainder) sends the read back to the first
+    /// bit, for the generic code, which reads the scene whole.
+    #[test]
+    fn a_code_longer_than_a_window_goes_back_to_the_first_bit() {
+        use crate::Serialize;
+        let slots: Vec<Slot> = (984..MAX_OBJECTS).map(Slot::at).collect();
+        assert_eq!(gap_parameter(MAX_OBJECTS, 40), 17);
+        let mut scene = SceneE::new(Scene { slots });
+        let mut buf = vec![0u8; 1 << 16];
+        let mut stream = WriteStream::new(&mut buf);
+        scene.serialize(&mut stream).unwrap();
+        let bits = stream.bit_offset();
+        let len = stream.finish();
+        let mut stream = ReadStream::new(&buf[..len]);
+        let mut slots = Vec::new();
+        assert!(matches!(serialize(&mut stream, &mut slots), Done::Declined));
+        assert_eq!(stream.bit_offset(), 0);
+        assert!(slots.is_empty());
+        let mut read = SceneE::default();
+        read.serialize(&mut stream).unwrap();
+        assert_eq!(read, scene);
+        assert_eq!(stream.bit_offset(), bits);
     }
 
     /// Slots that break the subset's rules are left to the generic writer,
@@ -467,7 +609,8 @@ mod tests {
         ] {
             let mut buf = vec![0u8; 1 << 16];
             let mut stream = WriteStream::new(&mut buf);
-            assert!(!serialize(&mut stream, &mut slots.clone()), "{slots:?}");
+            let wrote = serialize(&mut stream, &mut slots.clone());
+            assert!(matches!(wrote, Done::Declined), "{slots:?}");
             assert_eq!(stream.bit_offset(), 0);
         }
     }
