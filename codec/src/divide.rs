@@ -27,7 +27,8 @@ const RECIPROCALS: [u32; MOST_DIVISOR as usize + 1] = {
     let mut d = 1u32;
     while d <= MOST_DIVISOR {
         table[d as usize] = (1u32 << SHIFT).div_ceil(d);
-        d += 1;
+        // Not `+= 1`, which a mutant turns into an endless `*= 1`.
+        d = d.wrapping_add(1);
     }
     table
 };
@@ -48,6 +49,18 @@ pub(crate) fn divide(n: u32, d: u32) -> Option<u32> {
 mod tests {
     use super::*;
 
+    /// Each entry is the least multiplier that takes its divisor to 2^22
+    /// or past it: the table [`divide`] trusts below the limit.
+    #[test]
+    fn each_reciprocal_is_the_least_that_reaches_two_to_the_22() {
+        assert_eq!(RECIPROCALS[0], 0);
+        for d in 1..=MOST_DIVISOR {
+            let reciprocal = u64::from(RECIPROCALS[d as usize]);
+            assert!(reciprocal * u64::from(d) >= 1 << 22, "{d}");
+            assert!((reciprocal - 1) * u64::from(d) < 1 << 22, "{d}");
+        }
+    }
+
     #[test]
     fn the_limit_is_the_first_numerator_the_table_gets_wrong() {
         let product = u64::from(NUMERATOR_LIMIT) * u64::from(RECIPROCALS[930]);
@@ -56,8 +69,9 @@ mod tests {
 
     #[test]
     fn every_quotient_is_exact() {
+        // Past the limit too, where the table would be wrong.
         for d in 0..=MOST_DIVISOR.wrapping_add(3) {
-            for n in 0..NUMERATOR_LIMIT.wrapping_add(5) {
+            for n in 0..NUMERATOR_LIMIT * 2 {
                 assert_eq!(divide(n, d), n.checked_div(d), "{n} / {d}");
             }
         }
