@@ -73,15 +73,16 @@ impl HotPath for Pass<'_> {
             .checked_div(u64::from(Object::AT_REST_BITS))
             .unwrap_or(0);
         let mut slots = Vec::with_capacity(room.min(u64::from(MAX_OBJECTS)) as usize);
-        let stop = match scene(&mut ahead, &mut slots) {
+        let read = scene(&mut ahead, &mut slots);
+        // Past the scene, or up to the item the pass stopped at.
+        reader.seek_forward(ahead.bits_read());
+        let stop = match read {
             Ok(()) => {
-                reader.seek_forward(ahead.bits_read());
                 *self.0 = slots;
                 return Done::Whole;
             }
             Err(stop) => stop,
         };
-        reader.seek_forward(ahead.bits_read());
         match stop.read(stream) {
             Err(why) => Done::Refused(why),
             Ok(()) => {
