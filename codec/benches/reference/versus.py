@@ -12,14 +12,14 @@ port (git clone https://github.com/mas-bandwidth/serialize.rs; its
 be left out: the table then says so in its columns, and without both it
 runs ours alone.
 
-Each round runs every side once, in turn: our reference bench
-(`cargo bench -p gamepacket-codec --bench reference`, criterion medians),
-bench.cpp at -O2, bench.cpp at -O3, serialize.rs. The table gives each
-side's median over the rounds, and each ratio (ours over theirs, in
-throughput: above 1 is ours faster) as its median with the lowest and
-highest over the rounds. The references report the best of five trials,
-criterion the median of its samples: a ratio leans slightly their way.
-serialize.rs times the bitpacker and the stream packet only. Every read
+Each round runs every side once, in turn, all pinned to one core (the
+last this process may use, or --cpu): our reference bench timed as the
+references time theirs (its `--trials`: the best of five trials of 4096
+bitpacker passes or a million packets), bench.cpp at -O2, bench.cpp at
+-O3, serialize.rs. The table gives each side's median over the rounds,
+and each ratio (ours over theirs, in throughput: above 1 is ours faster)
+as its median with the lowest and highest over the rounds. serialize.rs
+times the bitpacker and the stream packet only. Every read
 gets its packet's length as a constant, as the references' reads do; the
 `read-any-length` rows are ours alone, the same reads with a length known
 only at run time, and so are the mixed packet derived and written by hand
@@ -140,11 +140,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cpp", help="a checkout of mas-bandwidth/serialize")
     parser.add_argument("--rs", help="a checkout of mas-bandwidth/serialize.rs")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cpu", type=int, help="the core every side runs on")
     args = parser.parse_args()
 
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-    sides = {"ours": [cargo_bench_binary(root, ["-p", "gamepacket-codec", "--bench", "reference"]), "--bench"]}
+    sides = {"ours": [cargo_bench_binary(root, ["-p", "gamepacket-codec", "--bench", "reference"]), "--trials"]}
     scratch = tempfile.mkdtemp(prefix="versus-")
     if args.cpp:
         for level in ("O2", "O3"):
@@ -156,6 +157,11 @@ def main():
         sides["serialize.rs"] = [cargo_bench_binary(args.rs, ["--bench", "throughput"])]
     if len(sides) == 1:
         print("no reference checkout given (--cpp, --rs): ours alone")
+
+    # Pinned once everything is built; the children inherit the core.
+    cpu = args.cpu if args.cpu is not None else max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    print(f"every side pinned to core {cpu}", file=sys.stderr)
 
     results = {name: [] for name in sides}
     for r in range(args.rounds):
