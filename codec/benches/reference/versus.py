@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ours beside the C++ reference and serialize.rs, in one run on one machine.
 
-    python3 codec/benches/reference/versus.py --cpp PATH --rs PATH [--rounds N]
+    python3 codec/benches/reference/versus.py --cpp PATH --rs PATH [--rounds N] [--cpu N]
+    python3 codec/benches/reference/versus.py --cpp PATH --instructions
 
 PATH for --cpp is a checkout of the C++ reference library
 (git clone https://github.com/mas-bandwidth/serialize; its bench.cpp is
@@ -24,6 +25,15 @@ gets its packet's length as a constant, as the references' reads do; the
 `read-any-length` rows are ours alone, the same reads with a length known
 only at run time, and so are the mixed packet derived and written by hand
 without `#[inline]` or `MAX_BITS`.
+
+With --instructions it counts instead of timing (valgrind; a figure that
+repeats to the digit, for a machine too noisy to time on): ours from the
+reference bench's `--instructions`, and the C++ reference from a copy of
+its bench.cpp in a scratch directory, built as above with one trial of
+fewer passes and packets, and with callgrind's client requests zeroing
+the count before each timed loop and dumping it after. The table gives
+instructions per bitpacker pass and per packet, and ours over -O3 (below
+1, ours executes fewer); serialize.rs is not counted.
 
 Under the table, the conclusions: for each reference, the rows of its
 workloads where ours is ahead in every round, level (the median at 1.00 or
@@ -123,6 +133,102 @@ def parse_reference(text):
     return figures
 
 
+# The counted copy of bench.cpp: one trial of this many passes and packets.
+COUNTED_PASSES = 16
+COUNTED_PACKETS = 20000
+
+# bench.cpp's timed loops in the order they run, each counted in one dump:
+# the bitpacker's two, the stream packet's write, read and measure, then
+# each packet shape's write and read, runtime form then compile-time form.
+COUNTED_LOOPS = [
+    ("bitpacker", "write"), ("bitpacker", "read"),
+    ("stream", "write"), ("stream", "read"), None,
+    ("int-packet", "write"), ("int-packet", "read"), None, None,
+    ("bits-packet", "write"), ("bits-packet", "read"), None, None,
+    ("mixed-packet", "write"), ("mixed-packet", "read"), None, None,
+]
+
+
+def counted_copy(source):
+    """bench.cpp with its timed loops counted by callgrind, one trial each."""
+    text = source
+    for name, value in (("NumTrials", 1), ("BitpackerNumPasses", COUNTED_PASSES),
+                        ("StreamNumPackets", COUNTED_PACKETS)):
+        text, n = re.subn(rf"const int {name} = \d+;", f"const int {name} = {value};", text)
+        if n != 1:
+            sys.exit(f"bench.cpp has no single `const int {name}`: counting needs updating")
+    text, starts = re.subn(r"^(\s*)((?:double )?start = time_now\(\);)",
+                           r"\1CALLGRIND_ZERO_STATS; \2", text, flags=re.M)
+    text, ends = re.subn(r"^(\s*)((?:double )?time = time_now\(\) - start;)",
+                         r"\1CALLGRIND_DUMP_STATS; \2", text, flags=re.M)
+    loops = 2 + 3 + 2  # bench_bitpacker, bench_stream, bench_packet_shape
+    if starts != loops or ends != loops:
+        sys.exit(f"bench.cpp has {starts} timed loops, not {loops}: counting needs updating")
+    return "#include <valgrind/callgrind.h>\n" + text
+
+
+def count_reference(exe):
+    """Instructions per pass and per packet of each workload, by callgrind."""
+    prefix = exe + ".callgrind"
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={prefix}.%p", exe],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"callgrind failed:\n{done.stderr}")
+    dumps = sorted((f for f in os.listdir(os.path.dirname(exe))
+                    if re.fullmatch(re.escape(os.path.basename(prefix)) + r"\.\d+\.\d+", f)),
+                   key=lambda f: int(f.rsplit(".", 1)[1]))
+    if len(dumps) != len(COUNTED_LOOPS):
+        sys.exit(f"callgrind wrote {len(dumps)} dumps, not {len(COUNTED_LOOPS)}")
+    figures = {}
+    for dump, workload in zip(dumps, COUNTED_LOOPS):
+        text = open(os.path.join(os.path.dirname(exe), dump)).read()
+        total = int(re.search(r"^(?:summary|totals): (\d+)", text, flags=re.M).group(1))
+        if workload:
+            per = COUNTED_PASSES if workload[0] == "bitpacker" else COUNTED_PACKETS
+            figures[workload] = total / per
+    return figures
+
+
+def count_ours(exe):
+    figures = {}
+    for line in run([exe, "--instructions"]).splitlines():
+        m = re.match(r"\| (\S+)-(write|read) \| (\d+) \|", line)
+        if m:
+            figures[(m.group(1), m.group(2))] = float(m.group(3))
+    return figures
+
+
+def print_counts(root, cpp, scratch):
+    """The --instructions table."""
+    if subprocess.run(["valgrind", "--version"], capture_output=True).returncode != 0:
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    ours = count_ours(cargo_bench_binary(root, ["-p", "gamepacket-codec", "--bench", "reference"]))
+    sides = {"ours": ours}
+    if cpp:
+        source = os.path.join(scratch, "bench_counted.cpp")
+        with open(os.path.join(cpp, "bench.cpp")) as f, open(source, "w") as out:
+            out.write(counted_copy(f.read()))
+        for level in ("O2", "O3"):
+            exe = os.path.join(scratch, f"counted-{level}")
+            run(["g++", "-std=c++17", f"-{level}", "-DNDEBUG", "-ffp-contract=off",
+                 "-I", cpp, source, "-o", exe])
+            sides[f"C++ -{level}"] = count_reference(exe)
+    names = list(sides)
+    head = ["workload", "per", *names] + (["ours/C++ -O3"] if cpp else [])
+    print("\n| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for workload in WORKLOADS:
+        if workload[1] == "read-any-length" and workload not in ours:
+            continue
+        per = "64 KiB pass" if workload[0] == "bitpacker" else "packet"
+        row = [f"{workload[0]} {workload[1]}", per]
+        row += [f"{sides[n][workload]:.0f}" if workload in sides[n] else "-" for n in names]
+        if cpp:
+            theirs = sides["C++ -O3"].get(workload)
+            row.append(f"{ours[workload] / theirs:.2f}" if theirs and workload in ours else "-")
+        print("| " + " | ".join(row) + " |")
+
+
 def figure(x):
     if x is None:
         return "-"
@@ -142,9 +248,14 @@ def main():
     parser.add_argument("--rs", help="a checkout of mas-bandwidth/serialize.rs")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cpu", type=int, help="the core every side runs on")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under valgrind instead of timing")
     args = parser.parse_args()
 
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    if args.instructions:
+        print_counts(root, args.cpp, tempfile.mkdtemp(prefix="versus-"))
+        return
     sides = {"ours": [cargo_bench_binary(root, ["-p", "gamepacket-codec", "--bench", "reference"]), "--trials"]}
     scratch = tempfile.mkdtemp(prefix="versus-")
     if args.cpp:
