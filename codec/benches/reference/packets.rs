@@ -35,6 +35,11 @@ pub trait Workload: Serialize + Clone + Default + PartialEq + core::fmt::Debug {
     const NAME: &'static str;
     /// Its size on the wire, asserted before anything is timed.
     const BYTES: usize;
+    /// Whether `bench.cpp` varies it through a function pointer, a call its
+    /// compiler leaves out of line (`bench_packet_shape` takes the packet
+    /// shapes' `vary` as an argument), so that the packet lives in memory;
+    /// its stream packet's `vary` is called directly, and inlined.
+    const VARIED_OUT_OF_LINE: bool = true;
     /// The packet before the first variation.
     fn initial() -> Self {
         Self::default()
@@ -64,6 +69,7 @@ pub struct StreamPacket {
 impl Workload for StreamPacket {
     const NAME: &'static str = "stream";
     const BYTES: usize = 49;
+    const VARIED_OUT_OF_LINE: bool = false;
 
     fn initial() -> Self {
         let mut blob = [0u8; 17];
