@@ -130,11 +130,10 @@ fn read_bitpacker(buf: &[u8]) -> u64 {
 /// `PACKETS` packets written, each varied first; returns the bytes written.
 ///
 /// The packet is a local of the loop, as `bench.cpp`'s is, so its fields
-/// may stay in registers; only the output is observed. Varied through
-/// `&mut P` instead, every field was stored to memory on every packet: 94
-/// instructions a stream packet against the reference's 65 (now 57). The
-/// packet shapes are varied, as `bench.cpp` varies them, by a call the
-/// compiler cannot see through (`P::VARIED_OUT_OF_LINE`).
+/// may stay in registers and only the output is observed (varied through
+/// `&mut P`, every field was stored on every packet). The packet shapes
+/// are varied, as `bench.cpp` varies them, by a call the compiler cannot
+/// see through (`P::VARIED_OUT_OF_LINE`).
 fn write_packets<P: Workload>(packet: &mut P, rng: &mut u64, out: &mut [u8]) -> usize {
     let vary: fn(&mut P, u64) -> u64 = if P::VARIED_OUT_OF_LINE {
         black_box(P::vary)
