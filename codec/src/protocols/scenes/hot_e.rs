@@ -20,7 +20,7 @@ use crate::bits::{BitReader, StoringWriter, WideWrite};
 use crate::error::DecodeError;
 use crate::stream::ops::truncated::{
     binary_from, binary_word, golomb_from, golomb_word, serialize_truncated_binary,
-    serialize_truncated_golomb,
+    serialize_truncated_golomb, unary_from, unary_word,
 };
 use crate::stream::{HotPath, ReadStream, Stream, WriteStream, TOKEN};
 use crate::subset::adaptive::{
@@ -165,10 +165,17 @@ fn code(
     Some(value)
 }
 
-/// A Golomb code of parameter `m` cut to `max`.
+/// A Golomb code of parameter `m` cut to `max`; with `UNARY`, in unary
+/// where `m` is 1 (the same bits, without the Golomb code's arithmetic).
 #[inline(always)]
-fn golomb(reader: &mut BitReader<'_>, m: u32, max: u32) -> Result<u32, Stop> {
-    let decode = |w| golomb_from(w, m.max(1), max);
+fn golomb<const UNARY: bool>(reader: &mut BitReader<'_>, m: u32, max: u32) -> Result<u32, Stop> {
+    let decode = |w| {
+        if UNARY && m <= 1 {
+            unary_from(w, max)
+        } else {
+            golomb_from(w, m.max(1), max)
+        }
+    };
     let value = code(reader, window(reader), decode).ok_or(Stop::Golomb { m, max })?;
     // Within `0..=max`.
     Ok(value as u32)
@@ -197,11 +204,14 @@ fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Result<(), Stop> 
     if uses_blocks(r, size) {
         return blocks(reader, slots, present, size, r);
     }
-    // Each set's own loop: no test of which set is coded in every gap.
-    let at = if present {
-        gaps::<true>(reader, slots, size, r)?
-    } else {
-        gaps::<false>(reader, slots, size, r)?
+    // Each set's own loop: no test of which set is coded in every gap; and
+    // sets near half full, whose gaps go in unary, a loop of their own
+    // (`write_gaps` says why).
+    let at = match (present, gap_parameter(size, r) == 1) {
+        (true, true) => gaps::<true, true>(reader, slots, size, r)?,
+        (true, false) => gaps::<true, false>(reader, slots, size, r)?,
+        (false, true) => gaps::<false, true>(reader, slots, size, r)?,
+        (false, false) => gaps::<false, false>(reader, slots, size, r)?,
     };
     if !present {
         run(reader, slots, at, size)?;
@@ -229,9 +239,9 @@ fn slot(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>, index: u32) -> Result
 }
 
 /// One gap for each of the `r` coded slots among `n`; the next slot after
-/// the last coded one.
+/// the last coded one ([`golomb`] says what `UNARY` does).
 #[inline(always)]
-fn gaps<const PRESENT: bool>(
+fn gaps<const PRESENT: bool, const UNARY: bool>(
     reader: &mut BitReader<'_>,
     slots: &mut Vec<Slot>,
     mut n: u32,
@@ -241,7 +251,7 @@ fn gaps<const PRESENT: bool>(
     // A countdown, not `(1..=r).rev()`, whose end check costs more.
     let mut left = r;
     while left > 0 {
-        let z = golomb(reader, gap_parameter(n, left), n.wrapping_sub(left))?;
+        let z = golomb::<UNARY>(reader, gap_parameter(n, left), n.wrapping_sub(left))?;
         // `z <= n - left`: the coded slot is below the slots' end.
         let coded = at.wrapping_add(z);
         if PRESENT {
@@ -269,7 +279,7 @@ fn blocks(
     for _ in 0..n.div_ceil(BLOCK) {
         let b = n.min(BLOCK);
         let order = CountOrder::new(n, r, b);
-        let place = golomb(reader, count_parameter(n, r, b), order.last())?;
+        let place = golomb::<false>(reader, count_parameter(n, r, b), order.last())?;
         let c = order.count(place);
         let coded = unrank(binary(reader, subsets(b, c))?, c, b);
         let mut mask = if present { coded } else { !coded & full(b) };
@@ -351,7 +361,14 @@ fn write_scene(writer: &mut StoringWriter<'_>, slots: &[Slot]) -> Option<()> {
     if uses_blocks(r, size) {
         write_blocks(writer, &mut next, present, size, r)?;
     } else {
-        let at = write_gaps(writer, &mut next, present, size, r)?;
+        // Sets near half full send their gaps in unary (a parameter of 1),
+        // from a loop of their own: sparse sets' loop keeps its counters in
+        // registers without that case.
+        let at = if gap_parameter(size, r) == 1 {
+            write_gaps::<true>(writer, &mut next, present, size, r)?
+        } else {
+            write_gaps::<false>(writer, &mut next, present, size, r)?
+        };
         if !present {
             next.run(writer, at, size)?;
         }
@@ -361,9 +378,10 @@ fn write_scene(writer: &mut StoringWriter<'_>, slots: &[Slot]) -> Option<()> {
 }
 
 /// One gap for each of the `r` coded slots among `n`; the next slot after
-/// the last coded one.
+/// the last coded one. `UNARY`: a gap whose parameter is 1 is written in
+/// unary, without the Golomb code's arithmetic (the same bits).
 #[inline(always)]
-fn write_gaps(
+fn write_gaps<const UNARY: bool>(
     writer: &mut StoringWriter<'_>,
     next: &mut Next<'_>,
     present: bool,
@@ -380,7 +398,12 @@ fn write_gaps(
         };
         let most = n.wrapping_sub(left);
         let z = coded.checked_sub(at).filter(|&z| z <= most)?;
-        let (word, bits) = golomb_word(z, gap_parameter(n, left).max(1), most)?;
+        let m = gap_parameter(n, left).max(1);
+        let (word, bits) = if UNARY && m == 1 {
+            unary_word(z, most)?
+        } else {
+            golomb_word(z, m, most)?
+        };
         writer.put(word, bits).then_some(())?;
         if present {
             next.write(writer)?;

@@ -228,15 +228,6 @@ pub fn truncated_golomb_bits(value: u32, m: u32, max: u32) -> u64 {
 /// the field-by-field code writes, in one write.
 #[inline(always)]
 pub(crate) fn golomb_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
-    if m == 1 {
-        return unary_word(value, max);
-    }
-    bucket_word(value, m, max)
-}
-
-/// [`golomb_word`] by its buckets, for any `m`.
-#[inline(always)]
-fn bucket_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
     let quotient = divide(value, m)?;
     let base = quotient.wrapping_mul(m);
     // Before the last bucket exactly when the next bucket starts within
@@ -260,20 +251,22 @@ fn bucket_word(value: u32, m: u32, max: u32) -> Option<(u64, u32)> {
 }
 
 /// [`golomb_word`] where `m` is 1 (the parameter of sets near half full):
-/// `value` ones, then a zero unless `value` is `max`, without the division
-/// and the empty remainder. Every caller's `value` is at most `max`.
+/// `value` (at most `max`) ones, then a zero unless `value` is `max`,
+/// without the division and the empty remainder. Not a branch inside
+/// `golomb_word`: in a loop of sparse gaps, which never take it, its
+/// registers pushed the loop's counters to the stack.
 #[inline(always)]
-fn unary_word(value: u32, max: u32) -> Option<(u64, u32)> {
+pub(crate) fn unary_word(value: u32, max: u32) -> Option<(u64, u32)> {
     let bits = value.wrapping_add(u32::from(value < max));
     (bits <= BitReader::MAX_WIDE_BITS).then(|| (low_mask_of(value), bits))
 }
 
-/// [`golomb_from`] where `m` is 1, from the window's run of `ones`: that
-/// many ones and the zero after them, or `max` ones where the run reaches
-/// `max`.
+/// [`golomb_from`] where `m` is 1: the window's run of ones and the zero
+/// after it, or `max` ones where the run reaches `max`. Not a branch inside
+/// `golomb_from`, for the reason [`unary_word`] is not one in `golomb_word`.
 #[inline(always)]
-fn unary_from(ones: u32, max: u32) -> Option<(u64, u32)> {
-    let value = ones.min(max);
+pub(crate) fn unary_from(window: u64, max: u32) -> Option<(u64, u32)> {
+    let value = (!window).trailing_zeros().min(max);
     let bits = value.wrapping_add(u32::from(value < max));
     (bits <= BitReader::MAX_WIDE_BITS).then_some((u64::from(value), bits))
 }
@@ -362,16 +355,6 @@ impl HotPath for Code {
 #[inline(always)]
 pub(crate) fn golomb_from(window: u64, m: u32, max: u32) -> Option<(u64, u32)> {
     let ones = (!window).trailing_zeros();
-    if m == 1 {
-        return unary_from(ones, max);
-    }
-    bucket_from(window, ones, m, max)
-}
-
-/// [`golomb_from`] by its buckets, for any `m`, given the window's run of
-/// `ones`.
-#[inline(always)]
-fn bucket_from(window: u64, ones: u32, m: u32, max: u32) -> Option<(u64, u32)> {
     // Before the last bucket exactly when `(ones + 1) m <= max`: then a
     // zero ends the run, and no division is needed to know it.
     let next = u64::from(ones)
@@ -519,16 +502,16 @@ mod tests {
         }
     }
 
-    /// Where `m` is 1, the unary shortcuts give what the buckets give: the
-    /// same value and length, and `None` at the same lengths (past 57
+    /// The unary shortcuts give what the Golomb code of parameter 1 gives:
+    /// the same value and length, and `None` at the same lengths (past 57
     /// bits), for every run of ones and every `max` around the boundary.
     #[test]
     fn unary_codes_are_the_buckets_codes() {
         for max in 0..=70u32 {
             for value in 0..=max {
                 assert_eq!(
+                    unary_word(value, max),
                     golomb_word(value, 1, max),
-                    bucket_word(value, 1, max),
                     "{value} {max}"
                 );
             }
@@ -540,18 +523,18 @@ mod tests {
                 };
                 assert_eq!((!window).trailing_zeros(), ones);
                 assert_eq!(
+                    unary_from(window, max),
                     golomb_from(window, 1, max),
-                    bucket_from(window, ones, 1, max),
                     "{ones} {max}"
                 );
             }
         }
         // Both ends of the length limit, and past it.
-        assert_eq!(golomb_word(56, 1, 57), Some((low_mask_of(56), 57)));
-        assert_eq!(golomb_word(57, 1, 57), Some((low_mask_of(57), 57)));
-        assert_eq!(golomb_word(57, 1, 58), None);
-        assert_eq!(golomb_from(low_mask_of(56), 1, 60), Some((56, 57)));
-        assert_eq!(golomb_from(low_mask_of(57), 1, 57), Some((57, 57)));
-        assert_eq!(golomb_from(low_mask_of(57), 1, 60), None);
+        assert_eq!(unary_word(56, 57), Some((low_mask_of(56), 57)));
+        assert_eq!(unary_word(57, 57), Some((low_mask_of(57), 57)));
+        assert_eq!(unary_word(57, 58), None);
+        assert_eq!(unary_from(low_mask_of(56), 60), Some((56, 57)));
+        assert_eq!(unary_from(low_mask_of(57), 57), Some((57, 57)));
+        assert_eq!(unary_from(low_mask_of(57), 60), None);
     }
 }
