@@ -207,7 +207,7 @@ fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Result<(), Stop> 
     // Each set's own loop: no test of which set is coded in every gap; and
     // sets near half full, whose gaps go in unary, a loop of their own
     // (`write_gaps` says why).
-    let at = match (present, gap_parameter(size, r) == 1) {
+    let at = match (present, unary_gaps(size, r)) {
         (true, true) => gaps::<true, true>(reader, slots, size, r)?,
         (true, false) => gaps::<true, false>(reader, slots, size, r)?,
         (false, true) => gaps::<false, true>(reader, slots, size, r)?,
@@ -217,6 +217,14 @@ fn scene(reader: &mut BitReader<'_>, slots: &mut Vec<Slot>) -> Result<(), Stop> 
         run(reader, slots, at, size)?;
     }
     Ok(())
+}
+
+/// Whether a coded set of `r` among `size` slots takes the gap loops'
+/// unary form: where its first gap's parameter is 1. Either form reads and
+/// writes every gap; this only picks the faster.
+#[inline(always)]
+fn unary_gaps(size: u32, r: u32) -> bool {
+    gap_parameter(size, r) == 1
 }
 
 /// The objects of slots `from..to`, every one present.
@@ -364,7 +372,7 @@ fn write_scene(writer: &mut StoringWriter<'_>, slots: &[Slot]) -> Option<()> {
         // Sets near half full send their gaps in unary (a parameter of 1),
         // from a loop of their own: sparse sets' loop keeps its counters in
         // registers without that case.
-        let at = if gap_parameter(size, r) == 1 {
+        let at = if unary_gaps(size, r) {
             write_gaps::<true>(writer, &mut next, present, size, r)?
         } else {
             write_gaps::<false>(writer, &mut next, present, size, r)?
