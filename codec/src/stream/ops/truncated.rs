@@ -506,7 +506,7 @@ mod tests {
     /// the same value and length, and `None` at the same lengths (past 57
     /// bits), for every run of ones and every `max` around the boundary.
     #[test]
-    fn unary_codes_are_the_buckets_codes() {
+    fn unary_codes_are_the_golomb_codes_of_parameter_one() {
         for max in 0..=70u32 {
             for value in 0..=max {
                 assert_eq!(
