@@ -62,19 +62,27 @@ use crate::stream::Stream;
 /// The slots a block holds: its ranks fit 64 bits (`C(64, 32) < 2^61`).
 pub const BLOCK: u32 = 64;
 
-/// `C(x, j)` at `[j][x]`, for `j` in `0..=64` and `x` in `0..64`, by
-/// Pascal's rule (0 for `j > x`): a reader's pass over a block reads one
-/// column for each slot it places.
+/// The entries of a column [`unrank`] compares at a time, and the zeros
+/// below each column of [`COLUMNS`] (its foot), so that a group ending
+/// anywhere in a column lies inside it.
+const GROUP: usize = 4;
+
+/// A column of [`COLUMNS`]: its foot, then `C(x, j)` for `x` in `0..64`.
+type Column = [u64; 64 + GROUP];
+
+/// `C(x, j)` at `[j][GROUP + x]`, for `j` in `0..=64` and `x` in `0..64`,
+/// by Pascal's rule (0 for `j > x`), above a foot of zeros: a reader's
+/// pass over a block reads one column for each slot it places.
 // Built by the compiler: an index out of bounds fails the build, never a
 // run.
 #[allow(clippy::indexing_slicing)]
-static COLUMNS: [[u64; 64]; 65] = {
-    let mut table = [[0u64; 64]; 65];
-    let mut x = 0usize;
-    while x < 64 {
+static COLUMNS: [Column; 65] = {
+    let mut table = [[0u64; 64 + GROUP]; 65];
+    let mut x = GROUP;
+    while x < 64 + GROUP {
         table[0][x] = 1;
         let mut j = 1usize;
-        while j <= x {
+        while j <= x.wrapping_sub(GROUP) {
             table[j][x] = table[j.wrapping_sub(1)][x.wrapping_sub(1)]
                 .wrapping_add(table[j][x.wrapping_sub(1)]);
             j = j.wrapping_add(1);
@@ -84,13 +92,19 @@ static COLUMNS: [[u64; 64]; 65] = {
     table
 };
 
+/// The column of `C(x, j)`, all zeros for `j` past 64.
+#[inline(always)]
+fn column(j: u32) -> &'static Column {
+    COLUMNS.get(j as usize).unwrap_or(&[0; 64 + GROUP])
+}
+
 /// `C(x, j)` for `x` below 64 (0 for `j` past 64).
 #[inline(always)]
 fn binomial(x: u32, j: u32) -> u64 {
-    match COLUMNS.get(j as usize) {
-        Some(column) => column.get((x & 63) as usize).copied().unwrap_or(0),
-        None => 0,
-    }
+    column(j)
+        .get(((x & 63) as usize).wrapping_add(GROUP))
+        .copied()
+        .unwrap_or(0)
 }
 
 /// `C(b, c)` for a block of `b` slots, 1 to 64: `C(b - 1, c - 1) + C(b - 1, c)`.
@@ -235,21 +249,44 @@ pub(crate) fn rank(mask: u64) -> u64 {
 
 /// The `c` coded slots of a `b`-slot block whose rank is `rank` (below
 /// `C(b, c)`), as a mask: the largest slot `x` with `C(x, c) <= rank`, and
-/// so on down. One pass over the block's slots, without a branch on the
-/// slots it takes.
+/// so on down. A column rises with `x` from its foot of zeros, so the
+/// entries that fit in the rank are a prefix of it: each coded slot is
+/// found by stepping down the column a group at a time from just below
+/// the slot found before it, past groups whose least entry does not fit,
+/// then counting the fits in one group without a branch.
 #[inline(always)]
 pub(crate) fn unrank(mut rank: u64, c: u32, b: u32) -> u64 {
     let mut mask = 0u64;
+    // The free slots' entries end here: `GROUP + x` for slots `0..x`.
+    let mut top = GROUP.wrapping_add(b.min(BLOCK) as usize);
     let mut j = c;
-    for x in (0..b.min(64)).rev() {
-        if j == 0 {
+    while j > 0 {
+        let column = column(j);
+        // The foot's zeros fit, so the step down ends by `top == GROUP`.
+        let group = loop {
+            let low = top.wrapping_sub(GROUP);
+            let Some(group) = column.get(low..).and_then(|g| g.first_chunk::<GROUP>()) else {
+                return mask;
+            };
+            let [least, ..] = *group;
+            if least <= rank {
+                break group;
+            }
+            top = low;
+        };
+        let fit = group
+            .iter()
+            .map(|&step| usize::from(step <= rank))
+            .sum::<usize>();
+        // The last entry that fits; the foot's only where no slot is free.
+        let at = top.wrapping_sub(GROUP).wrapping_add(fit).wrapping_sub(1);
+        let Some(x) = at.checked_sub(GROUP) else {
             break;
-        }
-        let step = binomial(x, j);
-        let take = step <= rank;
-        rank = rank.wrapping_sub(if take { step } else { 0 });
-        mask |= u64::from(take) << (x & 63);
-        j = j.wrapping_sub(u32::from(take));
+        };
+        rank = rank.wrapping_sub(column.get(at).copied().unwrap_or(0));
+        mask |= 1u64 << (x & 63);
+        top = at;
+        j = j.wrapping_sub(1);
     }
     mask
 }
@@ -489,6 +526,45 @@ mod tests {
                 (0..=x).map(|j| binomial(x, j) as u128).sum::<u128>(),
                 1 << x
             );
+        }
+    }
+
+    /// The slot-by-slot definition: every slot from the top down is taken
+    /// when its binomial fits in the rank left.
+    fn unrank_by_slots(mut rank: u64, c: u32, b: u32) -> u64 {
+        let (mut mask, mut j) = (0u64, c);
+        for x in (0..b.min(64)).rev() {
+            if j > 0 && binomial(x, j) <= rank {
+                rank -= binomial(x, j);
+                mask |= 1 << x;
+                j -= 1;
+            }
+        }
+        mask
+    }
+
+    /// The column scans take the slots the definition takes, for ranks in
+    /// range and past it (which no reader passes), counts past the block
+    /// and blocks of every width.
+    #[test]
+    fn unrank_takes_the_slots_the_definition_takes() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for b in 0..=66u32 {
+            for c in 0..=b.saturating_add(2) {
+                let span = subsets(b.clamp(1, 64), c.min(64)).max(1);
+                for _ in 0..40 {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    for rank in [rng % span, span - 1, span, rng] {
+                        assert_eq!(
+                            unrank(rank, c, b),
+                            unrank_by_slots(rank, c, b),
+                            "rank {rank}, c {c}, b {b}"
+                        );
+                    }
+                }
+            }
         }
     }
 
