@@ -22,9 +22,10 @@ use std::time::{Duration, Instant};
 /// Bytes of randomness behind each generated sample.
 const SAMPLE_ENTROPY_BYTES: usize = 16 * 1024;
 
-/// Samples after which a case budget gives up on a target that yields no
-/// case at all for the chosen classes.
-const NO_CASE_SAMPLES: u64 = 1000;
+/// Draws after which a case budget gives up on a target that yields no
+/// case at all: none of the chosen classes applies, or its generator makes
+/// no sample (every value it draws fails to encode).
+const NO_CASE_DRAWS: u64 = 1000;
 
 /// Failing cases kept (and shrunk) per target, class and kind of failure
 /// (so that a rare abort is kept even where over-allocations came first).
@@ -161,6 +162,9 @@ pub struct Report {
     pub failures: Vec<Failure>,
     /// Samples generated.
     pub samples: u64,
+    /// Per target whose generator drew values that did not encode (so
+    /// made no sample of them): the target, those draws, and its samples.
+    pub unmade: Vec<Unmade>,
     /// The seed.
     pub seed: u64,
     /// Wall-clock time.
@@ -188,6 +192,33 @@ impl Report {
     }
 }
 
+/// Draws of one target that made no sample: the value its generator drew
+/// did not encode (its writer refused it, or a packet came out larger than
+/// its `max_bytes`), so no case was made of that randomness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmade {
+    /// The target.
+    pub target: &'static str,
+    /// Draws that made no sample.
+    pub draws: u64,
+    /// Draws that made one.
+    pub samples: u64,
+}
+
+impl Unmade {
+    /// The line a report prints for it.
+    #[must_use]
+    pub fn text(&self) -> String {
+        format!(
+            "{}: {} of {} draws made no sample: the value generated did not encode \
+             (its writer refused it, or the packet was larger than its max_bytes)",
+            self.target,
+            self.draws,
+            self.draws.saturating_add(self.samples)
+        )
+    }
+}
+
 /// Why `report`, run from `config`, judged nothing, if it did: a campaign
 /// of zero cases would pass whatever the readers do, so every caller
 /// refuses it with these words.
@@ -203,7 +234,14 @@ pub fn judged_nothing(config: &Config, report: &Report) -> Option<String> {
     let mut why = Vec::new();
     if !config.targets.is_empty() {
         let targets = names(config.targets.iter().map(|t| t.name()).collect());
-        why.push(if config.classes.is_empty() {
+        why.push(if report.samples == 0 && !report.unmade.is_empty() {
+            report
+                .unmade
+                .iter()
+                .map(Unmade::text)
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else if config.classes.is_empty() {
             format!("no class was chosen for {targets}")
         } else {
             format!(
@@ -522,6 +560,8 @@ pub(crate) struct Merged<F> {
     kept_kinds: HashMap<(usize, Failing), usize>,
     pub cases: u64,
     pub samples: u64,
+    /// Draws merged that made no sample.
+    pub unmade: u64,
     /// This run's samples merged so far: the next one merged is this.
     next: u64,
     /// Results that arrived ahead of their turn.
@@ -540,6 +580,7 @@ impl<F: Place> Merged<F> {
             kept_kinds: HashMap::new(),
             cases: 0,
             samples: 0,
+            unmade: 0,
             next: 0,
             waiting: BTreeMap::new(),
             finished: false,
@@ -560,12 +601,16 @@ impl<F: Place> Merged<F> {
 
     /// Merges the next sample in order, unless the budget was met before.
     pub(crate) fn absorb(&mut self, judged: Judged<F>, limit: Option<u64>) {
-        if self.finished || !judged.generated {
+        if self.finished {
             return;
         }
-        self.samples += 1;
         if let Some(record) = self.record.as_mut() {
             record.push(judged.map(Place::place));
+        }
+        if judged.generated {
+            self.samples += 1;
+        } else {
+            self.unmade += 1;
         }
         for (slot, (tally, failing)) in judged.classes.into_iter().enumerate() {
             self.cases += tally.cases;
@@ -583,8 +628,10 @@ impl<F: Place> Merged<F> {
         if let Some(n) = limit {
             // Cut at the first sample that reaches the budget, in order:
             // the same cases whatever the number of jobs. Classes that
-            // never apply to this target would go on forever.
-            if self.cases >= n || (self.cases == 0 && self.samples >= NO_CASE_SAMPLES) {
+            // never apply to this target, or a generator that makes no
+            // sample, would go on forever.
+            let draws = self.samples.saturating_add(self.unmade);
+            if self.cases >= n || (self.cases == 0 && draws >= NO_CASE_DRAWS) {
                 self.finished = true;
             }
         }
@@ -652,6 +699,7 @@ pub fn run_shard(config: &Config, shard: Shard) -> (Report, ShardRecord) {
             Results {
                 tallies: m.tallies,
                 samples: m.samples,
+                unmade: m.unmade,
                 kept: m.kept,
             }
         })
@@ -763,6 +811,8 @@ pub(crate) struct Results {
     pub tallies: Vec<Tally>,
     /// Samples merged.
     pub samples: u64,
+    /// Draws merged that made no sample.
+    pub unmade: u64,
     /// Failing cases kept: (class slot, failure).
     pub kept: Vec<(usize, Found)>,
 }
@@ -784,11 +834,19 @@ pub(crate) fn finish_packets(
         Results {
             tallies,
             samples,
+            unmade,
             kept,
         },
     ) in targets.iter().zip(merged)
     {
         report.samples += samples;
+        if unmade > 0 {
+            report.unmade.push(Unmade {
+                target: target.name(),
+                draws: unmade,
+                samples,
+            });
+        }
         for (class, tally) in config.classes.iter().zip(tallies) {
             if tally.cases > 0 {
                 if let Some(why) = target.known_cause(*class).filter(|_| !tally.clean()) {

@@ -310,6 +310,14 @@ pub fn campaign_html(
             )
         },
     );
+    for unmade in &report.unmade {
+        let _ = writeln!(
+            out,
+            "<p class=\"unmade\" data-target=\"{}\">{}</p>",
+            attr(unmade.target),
+            text(&unmade.text())
+        );
+    }
     conversation_tables(&mut out, &report.conversations);
     let _ = writeln!(
         out,

@@ -67,6 +67,9 @@ pub fn campaign_table(report: &Report, listed: Listed) -> String {
         );
     }
     out.push_str(&known_causes_text(report, current));
+    for unmade in &report.unmade {
+        let _ = writeln!(out, "\n{}", unmade.text());
+    }
     out.push_str(&crate::scenario::table::text(&report.conversations));
     let total: u64 = report.rows.iter().map(|(_, _, t)| t.cases).sum();
     let conversations = report.conversations.cases();
@@ -165,6 +168,11 @@ pub fn campaign_json(report: &Report) -> Value {
     json!({
         "seed": report.seed,
         "samples": report.samples,
+        "unmade": report.unmade.iter().map(|u| json!({
+            "target": u.target,
+            "draws": u.draws,
+            "samples": u.samples,
+        })).collect::<Vec<_>>(),
         "seconds": report.elapsed.as_secs_f64(),
         "passed": report.passed(),
         "rows": report.rows.iter().map(|(target, class, tally)| json!({

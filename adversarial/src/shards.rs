@@ -122,8 +122,11 @@ fn tally_from<K: Ord + Copy>(
 
 /// One sample: `[index, [class...], [[slot, place, kind]...]]`, each class
 /// `[cases, nanoseconds]` when every case got its verdict, else its ten
-/// counts then the nanoseconds.
+/// counts then the nanoseconds; a draw that made no sample, `[index]`.
 fn sample_json(judged: &Judged<usize>) -> Value {
+    if !judged.generated {
+        return json!([judged.index]);
+    }
     let classes: Vec<Value> = judged
         .classes
         .iter()
@@ -169,10 +172,21 @@ fn failing_kind(name: &str) -> Result<Failing, String> {
 }
 
 fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
-    let [index, tallies, failing] = list(value, "a sample")?.as_slice() else {
-        return Err(format!(
-            "a sample is [index, classes, failing], not {value}"
-        ));
+    let (index, tallies, failing) = match list(value, "a sample")?.as_slice() {
+        [index, tallies, failing] => (index, tallies, failing),
+        [index] => {
+            return Ok(Judged {
+                index: number(index, "sample index")?,
+                generated: false,
+                classes: Vec::new(),
+            })
+        }
+        _ => {
+            return Err(format!(
+                "a sample is [index, classes, failing], or [index] for a draw \
+                 that made none, not {value}"
+            ))
+        }
     };
     let mut classes: Vec<(Tally, Vec<(Failing, usize)>)> = list(tallies, "classes")?
         .iter()
@@ -430,6 +444,7 @@ pub fn merge(config: &Config, files: &[ShardFile]) -> Result<Report, String> {
         merged_all.push(Results {
             tallies: merged.tallies,
             samples: merged.samples,
+            unmade: merged.unmade,
             kept,
         });
     }
@@ -448,4 +463,37 @@ pub fn merge(config: &Config, files: &[ShardFile]) -> Result<Report, String> {
     }
     report.elapsed = files.iter().map(|f| f.elapsed).max().unwrap_or_default();
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A draw that made no sample goes into a shard's file and comes back
+    /// as one, so that `merge` counts it (and cuts a case budget) as the
+    /// whole campaign did.
+    #[test]
+    fn a_draw_that_made_no_sample_survives_the_shard_file() {
+        let unmade = Judged {
+            index: 7,
+            generated: false,
+            classes: Vec::new(),
+        };
+        let back = sample_of(&sample_json(&unmade), 3).unwrap();
+        assert_eq!(
+            (back.index, back.generated, back.classes.len()),
+            (7, false, 0)
+        );
+        let made = Judged {
+            index: 8,
+            generated: true,
+            classes: vec![(Tally::default(), Vec::new()); 3],
+        };
+        let back = sample_of(&sample_json(&made), 3).unwrap();
+        assert_eq!(
+            (back.index, back.generated, back.classes.len()),
+            (8, true, 3)
+        );
+        assert!(sample_of(&json!([1, 2]), 3).is_err());
+    }
 }

@@ -192,6 +192,73 @@ fn an_endpoint_campaign_without_lies_fails() {
         .run();
 }
 
+/// A packet no value of which fits its `max_bytes`: four bytes of CRC and
+/// sixteen of payload in eight.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+struct Wide {
+    a: u64,
+    b: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Packet)]
+#[packet(protocol_id = 0x0B16_B16B, max_bytes = 8)]
+enum Oversized {
+    Wide(Wide),
+}
+
+/// A case budget cannot be met by a generator that makes no sample: the
+/// campaign stops and says why, instead of drawing for ever.
+#[test]
+#[should_panic(expected = "no case judged: oversized: 1000 of 1000 draws made no sample")]
+fn a_protocol_none_of_whose_values_encode_fails_saying_so() {
+    let _ = check::campaign(vec![Box::new(target::packet::<Oversized>("oversized"))])
+        .cases(100)
+        .run();
+}
+
+/// A packet some of whose values are over its `max_bytes`: a chat line
+/// longer than a few bytes.
+#[derive(Clone, Debug, PartialEq, Packet)]
+#[packet(protocol_id = 0x5A11_0C4A, max_bytes = 12)]
+enum Cramped {
+    Chat(Chat),
+}
+
+/// Draws whose value does not encode are counted and reported, per
+/// target, in the table and the JSON; the samples that did encode are
+/// attacked as ever.
+#[test]
+fn draws_that_made_no_sample_are_reported() {
+    let report = check::campaign(vec![
+        Box::new(target::packet::<Cramped>("cramped")),
+        Box::new(game()),
+    ])
+    .cases(500)
+    .run();
+    let [unmade] = report.unmade.as_slice() else {
+        panic!(
+            "one target with draws that made no sample: {:?}",
+            report.unmade
+        );
+    };
+    assert_eq!(unmade.target, "cramped");
+    assert!(unmade.draws > 0 && unmade.samples > 0, "{unmade:?}");
+    assert!(report
+        .rows
+        .iter()
+        .any(|(t, _, tally)| *t == "cramped" && tally.cases > 0));
+    let table = adversarial::report::campaign_table(&report, adversarial::report::Listed::Below);
+    let line = format!(
+        "cramped: {} of {} draws made no sample",
+        unmade.draws,
+        unmade.draws + unmade.samples
+    );
+    assert!(table.contains(&line), "no {line:?} in:\n{table}");
+    let json = adversarial::report::campaign_json(&report);
+    assert_eq!(json["unmade"][0]["target"], "cramped");
+    assert_eq!(json["unmade"][0]["draws"], unmade.draws);
+}
+
 /// Set in the child run of [`a_failing_check_points_at_the_callers_line`].
 const FAILING_CHILD: &str = "ADVERSARIAL_CHECK_FAILS_CHILD";
 
