@@ -85,9 +85,18 @@ pub enum Class {
     /// refusal or a value that writes back to the same bytes, so a
     /// hand-written rule must refuse what its writer will not write.
     EveryValue,
-    /// A recursive serde type nested tens of thousands of levels deep:
-    /// owed a refusal, never a stack overflow.
+    /// A recursive serde type nested past its depth limit, and as deep as
+    /// the policy's most bytes allow, along each recursive path (an enum
+    /// inside itself, `Option<Box<T>>`, `Vec<T>`, a map of `T`): owed a
+    /// refusal, never a stack overflow.
     DeepNesting,
+    /// A serde map's first key given again after its last entry, the
+    /// length one more: owed a refusal or a value that writes the bytes
+    /// read (serde's maps keep the last value, so accept another value).
+    DuplicateKey,
+    /// A serde map's first two entries swapped: owed what the policy's
+    /// `MapOrder` says (the same message, or another spelling of it).
+    KeysOutOfOrder,
     /// Random bit flips: any verdict but a panic or a non-canonical accept.
     BitFlip,
 }
@@ -95,11 +104,11 @@ pub enum Class {
 impl Class {
     /// Every class, in table order: [`Class::CODEC`]'s but bit-flip, the
     /// serde targets' own, then bit-flip.
-    pub const ALL: [Self; 35] = join(&Self::CODEC, 24, &Self::SERDE_OWN);
+    pub const ALL: [Self; 37] = join(&Self::CODEC, 24, &Self::SERDE_OWN);
 
     /// The classes a serde target tells (`adversarial::formats`, feature
     /// `serde`): those of any message, and the lies of a serde encoding.
-    pub const SERDE: [Self; 15] = join(
+    pub const SERDE: [Self; 17] = join(
         &[
             Self::Valid,
             Self::TruncateBytes,
@@ -112,7 +121,7 @@ impl Class {
     );
 
     /// The classes only serde targets tell.
-    const SERDE_OWN: [Self; 10] = [
+    const SERDE_OWN: [Self; 12] = [
         Self::UnknownVariant,
         Self::BadOptionTag,
         Self::BadBool,
@@ -123,6 +132,8 @@ impl Class {
         Self::LengthOffByOne,
         Self::EveryValue,
         Self::DeepNesting,
+        Self::DuplicateKey,
+        Self::KeysOutOfOrder,
     ];
 
     /// The classes of a `codec` protocol's fields, in table order.
@@ -192,6 +203,8 @@ impl Class {
             Self::LengthOffByOne => "length-off-by-one",
             Self::EveryValue => "every-value",
             Self::DeepNesting => "deep-nesting",
+            Self::DuplicateKey => "duplicate-key",
+            Self::KeysOutOfOrder => "keys-out-of-order",
             Self::BitFlip => "bit-flip",
         }
     }

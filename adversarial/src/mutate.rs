@@ -628,7 +628,9 @@ fn build<'a>(
         | Class::LengthBomb
         | Class::LengthOffByOne
         | Class::EveryValue
-        | Class::DeepNesting => {}
+        | Class::DeepNesting
+        | Class::DuplicateKey
+        | Class::KeysOutOfOrder => {}
         Class::BitFlip => {
             for round in 0..8 {
                 if len == 0 {

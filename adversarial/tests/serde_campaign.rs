@@ -51,7 +51,7 @@ fn the_canonical_configuration_gets_every_verdict_owed() {
         "snapshot-postcard-canonical",
     ]))
     .classes(&Class::SERDE)
-    .cases(3000)
+    .cases(12_000)
     .run();
     for class in Class::SERDE {
         assert!(

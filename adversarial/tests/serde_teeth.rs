@@ -12,7 +12,7 @@
 //! a stack overflow that only a worker survives.
 
 use adversarial::campaign::{self, Budget, Config, Report};
-use adversarial::formats::game::{Fault, Input, Snapshot};
+use adversarial::formats::game::{policy, Fault, Input, Snapshot};
 use adversarial::formats::{baseline, planted_targets, target, PostcardStrict};
 use adversarial::mutate::{Case, Class};
 use adversarial::oracle::{judge, Outcome};
@@ -29,8 +29,8 @@ fn twin(name: &str) -> Box<dyn Target> {
     match name.split('-').take(2).collect::<Vec<_>>().as_slice() {
         ["plain", "input"] => Box::new(baseline::<Input, _>("plain-input", PostcardStrict)),
         ["plain", _] => Box::new(baseline::<Snapshot, _>("plain-snapshot", PostcardStrict)),
-        ["input", _] => Box::new(target::<Input, _>("input", PostcardStrict)),
-        _ => Box::new(target::<Snapshot, _>("snapshot", PostcardStrict)),
+        ["input", _] => Box::new(target::<Input, _>("input", PostcardStrict).policy(policy())),
+        _ => Box::new(target::<Snapshot, _>("snapshot", PostcardStrict).policy(policy())),
     }
 }
 

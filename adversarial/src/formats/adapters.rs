@@ -45,6 +45,12 @@ fn bincode2_fixint_encode<T: Serialize + ?Sized>(value: &T, tape: &mut Tape) -> 
         .map_err(words)
 }
 
+/// What serde's own maps do with a key given twice.
+const DUPLICATE_KEY: &str = "serde's HashMap and BTreeMap keep the last value of a key given \
+twice, by design, so the message reads as a value that writes one entry fewer: deserialize the \
+map with a `deserialize_with` that refuses a key already present, or compare the value's \
+re-encoding with the message (postcard-canonical)";
+
 /// What a varint reader of these crates takes by design.
 const OVERLONG: &str = "it reads a varint in more bytes than the value needs, by design, and no \
 option refuses it: compare the value's re-encoding with the message (postcard-canonical), or \
@@ -54,7 +60,15 @@ use fixed-width integers";
 /// reader then takes by design.
 const ANOTHER_SPELLING: &str = "a lie that moves where the fields fall (a flip, a length one off, \
 a count given another value) can make an over-long varint or leave bytes after the message, which \
-this call takes by design (see those classes)";
+this call takes by design, or claim a map length that serde preallocates for (see those classes)";
+
+/// postcard's map lengths, which it does not clamp as it clamps a sequence's.
+const MAP_PREALLOCATION: &str =
+    "postcard holds a sequence's claimed length to the bytes left, but \
+passes a map's on as it was claimed, and serde's HashMap preallocates up to 1 MiB for it \
+(serde::de::size_hint::cautious): a 6-byte message can claim thousands of entries; bound the \
+map's length yourself (a `deserialize_with` that reads entries without the hint) or budget 1 MiB \
+per read";
 
 /// Likewise, for a reader that also passes claimed lengths on.
 const ANY_OF_THEM: &str = "a lie that moves where the fields fall (a flip, a length one off, a \
@@ -131,7 +145,7 @@ macro_rules! adapter {
             }
 
             fn to_bytes<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, String> {
-                $to_vec(value)
+                $to_vec(&super::sorted(value)?)
             }
 
             $(
@@ -167,6 +181,8 @@ adapter!(
     Postcard, "postcard", postcard_encode, postcard_vec,
     trailing: true, varint: Some(Varint::Leb128),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
+        Class::LengthBomb => MAP_PREALLOCATION,
         Class::TrailingBytes => "`postcard::from_bytes` ignores bytes after the message, by design: \
             use `take_from_bytes` and refuse a rest that is not empty (postcard-strict)",
         Class::OverlongVarint => OVERLONG,
@@ -180,6 +196,8 @@ adapter!(
     PostcardStrict, "postcard-strict", postcard_encode, postcard_vec,
     trailing: false, varint: Some(Varint::Leb128),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
+        Class::LengthBomb => MAP_PREALLOCATION,
         Class::OverlongVarint => OVERLONG,
         Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => ANOTHER_SPELLING,
     },
@@ -192,21 +210,35 @@ adapter!(
 adapter!(
     /// postcard 1 read as [`PostcardStrict`] reads, and then written again:
     /// a message that is not the value's own encoding (a varint in more
-    /// bytes than it needs) is refused. The configuration that passes every
+    /// bytes than it needs, a key given twice) is refused; a map's entries
+    /// may come in any order. The configuration that passes every
     /// class of the example at the default policy.
     PostcardCanonical, "postcard-canonical", postcard_encode, postcard_vec,
     trailing: false, varint: Some(Varint::Leb128),
-    known: {},
+    known: {
+        Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => MAP_PREALLOCATION,
+    },
     |bytes| canonical(bytes).map(|(value, _)| value),
     read: |bytes| canonical(bytes).map(|(value, again)| (value, Some(again)))
 );
 
 /// [`PostcardCanonical`]'s read: the value, and the bytes it writes, which
-/// are the message's.
+/// are the message's up to the order of a map's entries (a `HashMap`'s
+/// honest order is its hasher's).
 fn canonical<T: Serialize + DeserializeOwned>(bytes: &[u8]) -> Result<(T, Vec<u8>), String> {
     let value = PostcardStrict.decode(bytes)?;
-    let again = PostcardStrict.to_bytes(&value)?;
-    if again == bytes {
+    let again = postcard_vec(&value)?;
+    // The order check is the harness's rule, not the reader's work: its
+    // allocations are not the read's.
+    let in_order = || -> Result<bool, String> {
+        let (sorted, spans) = super::field_map(&PostcardStrict, &value)?;
+        Ok(super::maps::same_up_to_order(
+            bytes,
+            &sorted,
+            &super::maps::maps(&spans),
+        ))
+    };
+    if again == bytes || (again.len() == bytes.len() && crate::alloc::aside(in_order)?) {
         Ok((value, again))
     } else {
         Err(format!(
@@ -224,6 +256,7 @@ adapter!(
     Bincode1, "bincode1", bincode1_encode, bincode1_vec,
     trailing: true, varint: None,
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::TrailingBytes => "`bincode::deserialize` allows bytes after the message, by design: \
             `DefaultOptions::new().with_fixint_encoding()` refuses them",
         Class::LengthBomb => PREALLOCATION,
@@ -241,6 +274,7 @@ adapter!(
     Bincode1Varint, "bincode1-varint", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::IntBeyondType => WIDE_MARKER,
         Class::OverlongVarint => OVERLONG,
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
@@ -258,6 +292,7 @@ adapter!(
     Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode, bincode1_varint_vec,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::IntBeyondType => WIDE_MARKER,
         Class::OverlongVarint => OVERLONG,
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
@@ -277,6 +312,7 @@ adapter!(
     Bincode2, "bincode2", bincode2_encode, bincode2_vec,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
             it read and leaves the check to the caller: refuse a count short of the message",
         Class::OverlongVarint => OVERLONG,
@@ -297,6 +333,7 @@ adapter!(
     Bincode2Limited, "bincode2-limited", bincode2_encode, bincode2_vec,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::TrailingBytes => "`bincode::serde::decode_from_slice` returns the count of bytes \
             it read and leaves the check to the caller: refuse a count short of the message",
         Class::OverlongVarint => OVERLONG,
@@ -318,6 +355,7 @@ adapter!(
     Bincode2Strict, "bincode2-strict", bincode2_fixint_encode, bincode2_fixint_vec,
     trailing: false, varint: None,
     known: {
+        Class::DuplicateKey => DUPLICATE_KEY,
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne | Class::EveryValue => PREALLOCATION,
     },
     |bytes| {

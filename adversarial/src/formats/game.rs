@@ -76,6 +76,17 @@ impl Fault {
     }
 }
 
+/// What the game declares where the format leaves the verdict open: the
+/// default, but a map's entries in key order, since its reader refuses
+/// scores whose player ids do not increase.
+#[must_use]
+pub fn policy() -> super::Policy {
+    super::Policy {
+        map_order: super::MapOrder::Sorted,
+        ..super::Policy::default()
+    }
+}
+
 /// The numbers of the planted bugs (the const parameter `F`).
 const THROTTLE_OFF_BY_ONE: u8 = 1;
 const INVENTORY_ALLOCATED_FIRST: u8 = 2;

@@ -4,10 +4,11 @@
 //! `char` that is none, an integer beyond its type, a length prefix that
 //! claims the most items its encoding holds, the message cut at a field's
 //! first byte and inside it; owed what the target's [`Policy`] declares, a
-//! varint in more bytes than it needs and a byte after the message; and a
-//! length prefix one off, owed a refusal or a value that encodes to the
-//! very bytes read.
+//! varint in more bytes than it needs, a byte after the message, a map's
+//! key given twice and its entries out of order; and a length prefix one
+//! off, owed a refusal or a value that encodes to the very bytes read.
 
+use super::maps::{duplicated, maps, swapped};
 use super::varint::zigzag;
 use super::{Format, Leaf, Role, Span};
 use crate::case::Class;
@@ -26,6 +27,25 @@ pub enum Owed {
     /// Anything but a crash: the target takes a value in more than one
     /// encoding, so another valid message may read from these bytes.
     Unharmed,
+    /// Accepted, as a value that writes the bytes read: the lie spelled
+    /// the honest value in another way the policy counts as the same
+    /// message (a map's entries in another order, under [`MapOrder::Any`]).
+    AcceptedAsRead,
+}
+
+/// How the order of a map's entries counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MapOrder {
+    /// A map's entries in any order are one message: a `HashMap` writes
+    /// them in the order its random hasher gives, so honest peers differ.
+    /// The harness compares maps entry for entry, and a message whose
+    /// entries come in another order is owed acceptance as that message.
+    #[default]
+    Any,
+    /// Entries come in key order, as a `BTreeMap` writes them: a message
+    /// whose entries do not is owed what [`Policy::canonical`] says of
+    /// another spelling of one value (refused, when canonical).
+    Sorted,
 }
 
 /// What a target declares where the format's contract leaves the verdict
@@ -46,6 +66,11 @@ pub struct Policy {
     /// The deepest a recursive type may nest: a message nested deeper is
     /// refused.
     pub max_depth: usize,
+    /// The most bytes a `deep-nesting` lie adds to a message: the largest
+    /// message the reader's caller lets through.
+    pub nesting_bytes: usize,
+    /// How the order of a map's entries counts.
+    pub map_order: MapOrder,
 }
 
 impl Default for Policy {
@@ -56,6 +81,8 @@ impl Default for Policy {
             alloc_per_byte: Self::DEFAULT_PER_BYTE,
             alloc_slack: Self::DEFAULT_SLACK,
             max_depth: Self::DEFAULT_DEPTH,
+            nesting_bytes: Self::DEFAULT_NESTING_BYTES,
+            map_order: MapOrder::Any,
         }
     }
 }
@@ -71,6 +98,10 @@ impl Policy {
 
     /// The default depth limit: serde_json's recursion limit.
     pub const DEFAULT_DEPTH: usize = 128;
+
+    /// The default most bytes of nesting: 1 MiB, a message over a reliable
+    /// stream; one level a byte overflows an 8 MiB stack in a release build.
+    pub const DEFAULT_NESTING_BYTES: usize = 1 << 20;
 
     /// The most a read of `len` bytes may allocate at its peak.
     #[must_use]
@@ -97,17 +128,8 @@ impl Policy {
     }
 }
 
-/// The most integer fields `every-value` lies in per message: one of each
-/// path, indices aside (`entities[].health`).
-const EVERY_VALUE_FIELDS: usize = 8;
-
 /// How many values beyond each end of the seen range `every-value` tries.
 const BEYOND_SEEN: i128 = 2;
-
-/// How many levels deep a `deep-nesting` lie nests, and the most bytes it
-/// may take to do it.
-const NESTING_LEVELS: usize = 50_000;
-const NESTING_BYTES: usize = 1 << 20;
 
 /// The range of an integer type by name.
 fn int_range(ty: &str) -> Option<(i128, i128)> {
@@ -120,6 +142,8 @@ fn int_range(ty: &str) -> Option<(i128, i128)> {
         "i32" => (i128::from(i32::MIN), i128::from(i32::MAX)),
         "u64" => (0, i128::from(u64::MAX)),
         "i64" => (i128::from(i64::MIN), i128::from(i64::MAX)),
+        "u128" => (0, i128::MAX),
+        "i128" => (i128::MIN, i128::MAX),
         _ => return None,
     })
 }
@@ -135,7 +159,7 @@ fn int_bytes<F: Format>(format: &F, ty: &str, value: i128) -> Option<Vec<u8>> {
         };
     }
     typed!("u8" => u8, "i8" => i8, "u16" => u16, "i16" => i16, "u32" => u32,
-        "i32" => i32, "u64" => u64, "i64" => i64)
+        "i32" => i32, "u64" => u64, "i64" => i64, "u128" => u128, "i128" => i128)
 }
 
 /// A path with its indices taken out: `entities[3].health` is
@@ -198,6 +222,131 @@ fn varint_bits(role: Role) -> u32 {
     }
 }
 
+/// An integer leaf's `every-value` values, as `format` writes them.
+fn int_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<Vec<u8>> {
+    let own = match span.leaf {
+        Leaf::Unsigned(v) => i128::try_from(v).ok(),
+        Leaf::Signed(v) => Some(v),
+        _ => None,
+    };
+    let (Some(own), Some((min, max))) = (own, int_range(ty)) else {
+        return Vec::new();
+    };
+    let (low, high) = seen.range(&shape(&span.path)).unwrap_or((own, own));
+    let edges = [
+        min,
+        min.saturating_add(1),
+        -1,
+        0,
+        1,
+        max.saturating_sub(1),
+        max,
+    ];
+    let beside = [own.saturating_sub(1), own.saturating_add(1)];
+    let beyond = (1..=BEYOND_SEEN).flat_map(|k| [low.saturating_sub(k), high.saturating_add(k)]);
+    let mut values: Vec<i128> = edges.into_iter().chain(beside).chain(beyond).collect();
+    values.sort_unstable();
+    values.dedup();
+    values
+        .into_iter()
+        .filter(|v| *v != own && (min..=max).contains(v))
+        .filter_map(|v| int_bytes(format, ty, v))
+        .collect()
+}
+
+/// A float leaf's `every-value` values: quiet and signalling NaNs, the
+/// infinities, -0.0, the least subnormal, the type's extremes, and past
+/// each end of what honest messages held (by the range's width and once
+/// more, and twice the end's size).
+fn float_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<Vec<u8>> {
+    let own = match span.leaf {
+        Leaf::F32(v) => f64::from(v),
+        Leaf::F64(v) => v,
+        _ => return Vec::new(),
+    };
+    let (low, high) = seen.float_range(&shape(&span.path)).unwrap_or((own, own));
+    let width = (high - low).abs().max(1.0);
+    let past = [
+        low - width,
+        high + width,
+        low - low.abs() - 1.0,
+        high + high.abs() + 1.0,
+    ];
+    let own_bytes = format.to_bytes(&own).ok();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    if ty == "f32" {
+        let specials = [
+            f32::from_bits(0x7FC0_0000),
+            f32::from_bits(0x7FA0_0001),
+            f32::from_bits(0xFFC0_0000),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            f32::from_bits(1),
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+        ];
+        #[allow(clippy::cast_possible_truncation)]
+        let past = past.map(|v| v as f32);
+        out.extend(
+            specials
+                .iter()
+                .chain(&past)
+                .filter_map(|v| format.to_bytes(v).ok()),
+        );
+    } else {
+        let specials = [
+            f64::from_bits(0x7FF8_0000_0000_0000),
+            f64::from_bits(0x7FF4_0000_0000_0001),
+            f64::from_bits(0xFFF8_0000_0000_0000),
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            f64::from_bits(1),
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::MIN,
+        ];
+        out.extend(
+            specials
+                .iter()
+                .chain(&past)
+                .filter_map(|v| format.to_bytes(v).ok()),
+        );
+    }
+    let own_written = match span.leaf {
+        Leaf::F32(v) => format.to_bytes(&v).ok(),
+        _ => own_bytes,
+    };
+    let mut seen_bytes = BTreeSet::new();
+    out.retain(|bytes| Some(bytes) != own_written.as_ref() && seen_bytes.insert(bytes.clone()));
+    out
+}
+
+/// A `char` leaf's `every-value` values: NUL, and the first and last of
+/// each UTF-8 width.
+fn char_values<F: Format>(format: &F, span: &Span) -> Vec<Vec<u8>> {
+    let own = match span.leaf {
+        Leaf::Char(c) => c,
+        _ => return Vec::new(),
+    };
+    [
+        '\0',
+        '\u{7F}',
+        '\u{80}',
+        '\u{7FF}',
+        '\u{800}',
+        '\u{FFFF}',
+        '\u{10000}',
+        '\u{10FFFF}',
+    ]
+    .into_iter()
+    .filter(|c| *c != own)
+    .filter_map(|c| format.to_bytes(&c).ok())
+    .collect()
+}
+
 /// One lie: where it was told, the bytes, and the verdict owed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lie {
@@ -231,7 +380,7 @@ pub fn lies<F: Format>(format: &F, policy: Policy, bytes: &[u8], spans: &[Span])
 /// field, by shape of path (`entities[].health`): `every-value` tries the
 /// values just beyond it, where a hand-written rule draws its line.
 #[derive(Clone, Debug, Default)]
-pub struct Seen(BTreeMap<String, (i128, i128)>);
+pub struct Seen(BTreeMap<String, (i128, i128)>, BTreeMap<String, (f64, f64)>);
 
 impl Seen {
     /// Widens the ranges to the integers of one honest message's map.
@@ -246,6 +395,15 @@ impl Seen {
                 let range = self.0.entry(shape(&span.path)).or_insert((value, value));
                 *range = (range.0.min(value), range.1.max(value));
             }
+            let float = match span.leaf {
+                Leaf::F32(v) => Some(f64::from(v)),
+                Leaf::F64(v) => Some(v),
+                _ => None,
+            };
+            if let Some(value) = float.filter(|v| v.is_finite()) {
+                let range = self.1.entry(shape(&span.path)).or_insert((value, value));
+                *range = (range.0.min(value), range.1.max(value));
+            }
         }
     }
 
@@ -253,6 +411,12 @@ impl Seen {
     #[must_use]
     pub fn range(&self, shape: &str) -> Option<(i128, i128)> {
         self.0.get(shape).copied()
+    }
+
+    /// The range of finite floats seen at `shape`.
+    #[must_use]
+    pub fn float_range(&self, shape: &str) -> Option<(f64, f64)> {
+        self.1.get(shape).copied()
     }
 }
 
@@ -284,7 +448,12 @@ pub fn lies_of<F: Format>(
         teller.every_value(format, policy, spans, seen);
     }
     if wanted(Class::DeepNesting) {
-        teller.deep_nesting(spans, policy.max_depth);
+        let most = policy.nesting_bytes;
+        let deep = super::nesting::deep_nesting(bytes, spans, policy.max_depth, most);
+        teller.told.extend(deep);
+    }
+    if wanted(Class::DuplicateKey) || wanted(Class::KeysOutOfOrder) {
+        teller.map_lies(format, policy, spans);
     }
     let mut longer = bytes.to_vec();
     longer.push(0);
@@ -314,6 +483,17 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
                 class,
                 path: span.path.clone(),
                 bytes: replaced(self.bytes, span, with),
+                owed,
+            });
+        }
+    }
+
+    fn tell_at(&mut self, class: Class, span: &Span, bytes: Vec<u8>, owed: Owed) {
+        if (self.wanted)(class) {
+            self.told.push(Lie {
+                class,
+                path: span.path.clone(),
+                bytes,
                 owed,
             });
         }
@@ -416,46 +596,31 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         }
     }
 
-    /// The edges of each integer field's type (the first of each shape of
-    /// path), the values beside its own, and the two beyond each end of
-    /// what honest messages were `seen` to hold there; and edge strings.
+    /// Every leaf's values (the first of each shape of path, so each field
+    /// of the type, however deep a recursion before it): an integer's type
+    /// edges, the values beside its own and the two beyond each end of
+    /// what honest messages were `seen` to hold there; a float's specials
+    /// and the values past what honest messages held; a `char`'s edges of
+    /// each UTF-8 width; edge strings.
     fn every_value<F: Format>(&mut self, format: &F, policy: Policy, spans: &[Span], seen: &Seen) {
         let mut shapes = BTreeSet::new();
+        let owed = policy.another_message();
         for span in spans {
-            if span.role == Role::StrLength {
-                self.string_values(format, policy, span, &mut shapes);
+            if !shapes.insert((shape(&span.path), span.role.label())) {
                 continue;
             }
-            let Role::Int(ty) = span.role else {
-                continue;
-            };
-            let own = match span.leaf {
-                Leaf::Unsigned(v) => i128::try_from(v).ok(),
-                Leaf::Signed(v) => Some(v),
-                _ => None,
-            };
-            let (Some(own), Some((min, max))) = (own, int_range(ty)) else {
-                continue;
-            };
-            let shape = shape(&span.path);
-            let (low, high) = seen.range(&shape).unwrap_or((own, own));
-            if shapes.len() >= EVERY_VALUE_FIELDS || !shapes.insert(shape) {
-                continue;
-            }
-            let edges = [min, min + 1, -1, 0, 1, max - 1, max];
-            let beside = [own - 1, own + 1];
-            let beyond = (1..=BEYOND_SEEN).flat_map(|k| [low - k, high + k]);
-            let mut values: Vec<i128> = edges.into_iter().chain(beside).chain(beyond).collect();
-            values.sort_unstable();
-            values.dedup();
-            for value in values {
-                if value == own || value < min || value > max {
+            let values = match span.role {
+                Role::StrLength => {
+                    self.string_values(format, policy, span);
                     continue;
                 }
-                if let Some(bytes) = int_bytes(format, ty, value) {
-                    let owed = policy.another_message();
-                    self.tell(Class::EveryValue, span, &bytes, owed);
-                }
+                Role::Int(ty) => int_values(format, ty, span, seen),
+                Role::Float(ty) => float_values(format, ty, span, seen),
+                Role::Char => char_values(format, span),
+                _ => continue,
+            };
+            for bytes in values {
+                self.tell(Class::EveryValue, span, &bytes, owed);
             }
         }
     }
@@ -463,19 +628,10 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
     /// The string whose length `length` is, in place of the first string of
     /// each shape of path: empty, a NUL, characters of two and three
     /// bytes, and 300 letters.
-    fn string_values<F: Format>(
-        &mut self,
-        format: &F,
-        policy: Policy,
-        length: &Span,
-        shapes: &mut BTreeSet<String>,
-    ) {
+    fn string_values<F: Format>(&mut self, format: &F, policy: Policy, length: &Span) {
         let Leaf::Length(len) = length.leaf else {
             return;
         };
-        if shapes.len() >= EVERY_VALUE_FIELDS || !shapes.insert(shape(&length.path)) {
-            return;
-        }
         let whole = Span {
             bytes: length.bytes.start..length.bytes.end.saturating_add(len),
             ..length.clone()
@@ -495,46 +651,37 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         }
     }
 
-    /// A recursive type nested one level past `max_depth` more than it
-    /// was, and [`NESTING_LEVELS`] more: the bytes from a variant's tag to
-    /// the tag of the same enum inside it, written again and again before
-    /// the outer one. Deeper than the target declares, each is owed a
-    /// refusal (and a message whose outer levels needed more after their
-    /// inner one would be refused anyway); the second is deep enough to
-    /// overflow a stack that has no limit to keep it.
-    fn deep_nesting(&mut self, spans: &[Span], max_depth: usize) {
-        // Spans come in the order written, a value before what it holds: the
-        // first tag of the same enum after a tag lies inside it, if any does.
-        let mut last: BTreeMap<&str, &Span> = BTreeMap::new();
-        let mut best: Option<(usize, usize, &Span)> = None;
-        for inner in spans {
-            let Role::VariantTag(name) = inner.role else {
+    /// A map's own lies, in the first map of each shape of path: its first
+    /// entry given again after its last (the length one more), and its
+    /// first two entries swapped.
+    fn map_lies<F: Format>(&mut self, format: &F, policy: Policy, spans: &[Span]) {
+        let mut shapes = BTreeSet::new();
+        for map in maps(spans) {
+            if !shapes.insert(shape(&map.path)) {
                 continue;
+            }
+            let span = Span {
+                path: map.path.clone(),
+                role: Role::MapLength,
+                bytes: map.length.clone(),
+                leaf: Leaf::Length(map.len),
             };
-            if let Some(outer) = last.insert(name, inner) {
-                let nested =
-                    inner.path.len() > outer.path.len() && inner.path.starts_with(&outer.path);
-                let (from, to) = (outer.bytes.start, inner.bytes.start);
-                if nested && to > from && best.is_none_or(|(f, t, _)| to - from < t - f) {
-                    best = Some((from, to, outer));
+            let more = u64::try_from(map.len).unwrap_or(u64::MAX).saturating_add(1);
+            let length = format.to_bytes(&more).ok();
+            if self.wants(Class::DuplicateKey) {
+                if let Some(bytes) = length.and_then(|l| duplicated(self.bytes, &map, &l)) {
+                    self.tell_at(Class::DuplicateKey, &span, bytes, policy.another_message());
                 }
             }
-        }
-        let Some((from, to, outer)) = best else {
-            return;
-        };
-        let level = self.bytes.get(from..to).unwrap_or_default();
-        let deepest = NESTING_LEVELS.min(NESTING_BYTES / level.len().max(1));
-        for levels in [max_depth.saturating_add(1).min(deepest), deepest] {
-            let mut bytes = self.bytes.get(..from).unwrap_or_default().to_vec();
-            bytes.extend_from_slice(&level.repeat(levels));
-            bytes.extend_from_slice(self.bytes.get(from..).unwrap_or_default());
-            self.told.push(Lie {
-                class: Class::DeepNesting,
-                path: format!("{} ({levels} levels more)", outer.path),
-                bytes,
-                owed: Owed::Refused,
-            });
+            if self.wants(Class::KeysOutOfOrder) {
+                let owed = match policy.map_order {
+                    MapOrder::Any => Owed::AcceptedAsRead,
+                    MapOrder::Sorted => Policy::owed(policy.canonical),
+                };
+                if let Some(bytes) = swapped(self.bytes, &map) {
+                    self.tell_at(Class::KeysOutOfOrder, &span, bytes, owed);
+                }
+            }
         }
     }
 

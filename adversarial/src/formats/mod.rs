@@ -8,6 +8,9 @@ mod adapters;
 mod baseline;
 pub mod game;
 pub mod lies;
+pub mod maps;
+mod nesting;
+pub mod sorted;
 pub mod span;
 mod target;
 pub mod varint;
@@ -17,7 +20,8 @@ pub use adapters::{
     Postcard, PostcardCanonical, PostcardStrict, LIMIT,
 };
 pub use baseline::{baseline, Baseline};
-pub use lies::{lies, lies_of, Lie, Owed, Policy, Seen};
+pub use lies::{lies, lies_of, Lie, MapOrder, Owed, Policy, Seen};
+pub use sorted::{sorted, Content};
 pub use span::{field_map, Leaf, Role, Span};
 pub use target::{target, Generator, SerdeTarget};
 
@@ -43,9 +47,9 @@ pub fn planted_targets(fault: game::Fault) -> (Targets, Targets) {
                     const ID: u8 = Fault::$fault.id();
                     (
                         vec![
-                            Box::new(target::<game::Input<ID>, _>($input, PostcardStrict))
+                            Box::new(target::<game::Input<ID>, _>($input, PostcardStrict).policy(game::policy()))
                                 as Box<dyn Target>,
-                            Box::new(target::<game::Snapshot<ID>, _>($snapshot, PostcardStrict)),
+                            Box::new(target::<game::Snapshot<ID>, _>($snapshot, PostcardStrict).policy(game::policy())),
                         ],
                         vec![
                             Box::new(baseline::<game::Input<ID>, _>(
@@ -98,7 +102,7 @@ pub fn game_baselines() -> Targets {
 }
 
 /// The example's serde targets: [`game::Input`] and [`game::Snapshot`]
-/// under every adapter, with the default [`Policy`].
+/// under every adapter, with the game's [`Policy`] ([`game::policy`]).
 #[must_use]
 pub fn game_targets() -> Targets {
     macro_rules! both {
@@ -106,10 +110,12 @@ pub fn game_targets() -> Targets {
             vec![$(
                 Box::new(
                     target::<game::Input, _>($input, $adapter)
+                        .policy(game::policy())
                         .about(concat!("the example's serde Input, under ", stringify!($adapter))),
                 ) as Box<dyn Target>,
                 Box::new(
                     target::<game::Snapshot, _>($snapshot, $adapter)
+                        .policy(game::policy())
                         .about(concat!("the example's serde Snapshot, under ", stringify!($adapter))),
                 ),
             )*]
@@ -141,7 +147,9 @@ pub trait Format {
     fn name(&self) -> &'static str;
 
     /// Writes `value` into `tape` through the format crate, byte by byte
-    /// as it goes (the field map watches the tape's length).
+    /// as it goes (the field map watches the tape's length), in the order
+    /// the value makes its calls: [`field_map`] hands it a value whose maps
+    /// are [`sorted`] already.
     ///
     /// # Errors
     ///
@@ -185,14 +193,15 @@ pub trait Format {
         None
     }
 
-    /// `value` as the format writes it.
+    /// `value` as the format writes it, each map's entries in key order
+    /// ([`sorted`]): the one encoding the harness holds a message to.
     ///
     /// # Errors
     ///
     /// The format's own error, in words.
     fn to_bytes<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>, String> {
         let mut tape = Tape::default();
-        self.encode(value, &mut tape)?;
+        self.encode(&sorted(value)?, &mut tape)?;
         Ok(tape.bytes())
     }
 }

@@ -147,8 +147,9 @@ impl Span {
     }
 }
 
-/// `value` as `format` writes it, and the span of each of its leaves, in
-/// the order written.
+/// `value` as `format` writes it, each map's entries in key order
+/// ([`super::sorted`]), and the span of each of its leaves, in the order
+/// written.
 ///
 /// # Errors
 ///
@@ -163,8 +164,9 @@ pub fn field_map<F: Format, T: Serialize + ?Sized>(
         path: Vec::new(),
         spans: Vec::new(),
     }));
+    let value = super::sorted(value)?;
     let recorded = Recorded {
-        value,
+        value: &value,
         state: Rc::clone(&state),
         segment: None,
         tag: None,

@@ -4,7 +4,8 @@
 //! classes ([`Class::SERDE`]), each owed what the format's contract or the
 //! target's [`Policy`] says.
 
-use super::{field_map, lies_of, Format, Owed, Policy, Seen, Span};
+use super::maps::{maps, same_up_to_order};
+use super::{field_map, lies_of, Format, MapOrder, Owed, Policy, Seen, Span};
 use crate::alloc::peak_during;
 use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
@@ -160,12 +161,14 @@ where
         })
     }
 
-    /// The verdict on what a read gave: the value written again (unless
-    /// the read wrote it), or the refusal.
-    fn verdict(&self, read: Result<(T, Option<Vec<u8>>), String>) -> Verdict {
+    /// The verdict on what a read of `bytes` gave: the value written again
+    /// (unless the read wrote it), or the refusal.
+    fn verdict(&self, bytes: &[u8], read: Result<(T, Option<Vec<u8>>), String>) -> Verdict {
         match read {
             Ok((value, again)) => Verdict::Accepted {
-                reencoded: again.map_or_else(|| self.format.to_bytes(&value), Ok),
+                reencoded: again
+                    .map_or_else(|| self.format.to_bytes(&value), Ok)
+                    .map(|again| self.as_read(bytes, again, &value)),
             },
             Err(message) => Verdict::Refused(Refusal {
                 cause: "refused".into(),
@@ -175,11 +178,28 @@ where
         }
     }
 
-    /// What a lie's verdict is, in the oracle's terms, for `honest`.
-    fn owed(owed: Owed, honest: &[u8]) -> crate::case::Owed {
+    /// The re-encoding `again` of the value read from `bytes`, as the
+    /// policy counts it: `bytes` themselves when the two differ only in the
+    /// order of a map's entries and that order does not count.
+    fn as_read(&self, bytes: &[u8], again: Vec<u8>, value: &T) -> Vec<u8> {
+        if again == bytes || again.len() != bytes.len() || self.policy.map_order != MapOrder::Any {
+            return again;
+        }
+        match field_map(&self.format, value) {
+            Ok((written, spans)) if same_up_to_order(bytes, &written, &maps(&spans)) => {
+                bytes.to_vec()
+            }
+            _ => again,
+        }
+    }
+
+    /// What a lie's verdict is, in the oracle's terms, for `honest`, the
+    /// lie's bytes being `told`.
+    fn owed(owed: Owed, honest: &[u8], told: &[u8]) -> crate::case::Owed {
         match owed {
             Owed::Refused => crate::case::Owed::AnyRefusal,
             Owed::AcceptedAsBefore => crate::case::Owed::AcceptAs(honest.to_vec()),
+            Owed::AcceptedAsRead => crate::case::Owed::AcceptAs(told.to_vec()),
             Owed::Canonical => crate::case::Owed::Anything,
             Owed::Unharmed => crate::case::Owed::Unharmed,
         }
@@ -230,12 +250,12 @@ where
     }
 
     fn decode(&self, bytes: &[u8]) -> Verdict {
-        self.verdict(self.format.read::<T>(bytes))
+        self.verdict(bytes, self.format.read::<T>(bytes))
     }
 
     fn read_and_decode(&self, bytes: &[u8]) -> Option<(usize, Verdict)> {
         let (read, peak) = peak_during(|| self.format.read::<T>(bytes));
-        Some((peak, self.verdict(read)))
+        Some((peak, self.verdict(bytes, read)))
     }
 
     fn read_only(&self, bytes: &[u8]) {
@@ -304,7 +324,7 @@ where
                 .into_iter()
                 .map(|lie| Case {
                     class,
-                    owed: Self::owed(lie.owed, honest),
+                    owed: Self::owed(lie.owed, honest, &lie.bytes),
                     lie: if lie.path.is_empty() {
                         class.name().to_string()
                     } else {
