@@ -16,6 +16,65 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+
+/// The most bytes the whole process may hold, once [`limit_memory`] set
+/// it (0: no limit): an allocation past it fails, and the process aborts
+/// with the runtime's "memory allocation of N bytes failed".
+static LIMIT: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes the process holds, counted from when the limit was set.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// The environment variable a worker reads its memory limit from, in MiB.
+pub const WORKER_MEMORY_ENV: &str = "ADVERSARIAL_WORKER_MEMORY_MB";
+
+/// A worker's memory limit when its parent names none: room for any read
+/// the bounds allow (a 1 MiB message at 64 bytes a byte), far from a
+/// 2-core machine's 24 GiB with a worker per core.
+pub const DEFAULT_WORKER_MEMORY_MB: u64 = 2048;
+
+/// Holds the whole process to `bytes` of heap from now on: a larger
+/// allocation fails (the process aborts, which a worker's parent reports
+/// as `oom`) instead of pressing on the host. Needs [`CountingAllocator`].
+pub fn limit_memory(bytes: usize) {
+    LIVE.store(0, Ordering::Relaxed);
+    LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The limit a worker takes: [`WORKER_MEMORY_ENV`] when set, else
+/// [`DEFAULT_WORKER_MEMORY_MB`], in bytes.
+#[must_use]
+pub fn worker_limit() -> usize {
+    let mb = std::env::var(WORKER_MEMORY_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_WORKER_MEMORY_MB);
+    usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
+/// Whether `bytes` more fit under the limit; counts them if so.
+#[inline]
+fn admit(bytes: usize) -> bool {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == 0 {
+        return true;
+    }
+    let live = usize::try_from(LIVE.load(Ordering::Relaxed).max(0)).unwrap_or(0);
+    if live.saturating_add(bytes) > limit {
+        return false;
+    }
+    LIVE.fetch_add(signed(bytes), Ordering::Relaxed);
+    true
+}
+
+/// Counts `bytes` given back under the limit.
+#[inline]
+fn release(bytes: usize) {
+    if LIMIT.load(Ordering::Relaxed) != 0 {
+        LIVE.fetch_sub(signed(bytes), Ordering::Relaxed);
+    }
+}
 
 /// The most a read may allocate per input byte, at its peak. A scene object
 /// of 12 or more input bytes decodes into a 52-byte slot, and a vector may
@@ -105,18 +164,28 @@ pub struct CountingAllocator;
 // what is allocated.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !admit(layout.size()) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as the caller's.
         let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
+        if ptr.is_null() {
+            release(layout.size());
+        } else {
             grow(layout.size());
         }
         ptr
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !admit(layout.size()) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as the caller's.
         let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
+        if ptr.is_null() {
+            release(layout.size());
+        } else {
             grow(layout.size());
         }
         ptr
@@ -125,18 +194,24 @@ unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) };
+        release(layout.size());
         shrink(layout.size());
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let growth = new_size.saturating_sub(layout.size());
+        if !admit(growth) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as the caller's.
         let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            if new_size >= layout.size() {
-                grow(new_size - layout.size());
-            } else {
-                shrink(layout.size() - new_size);
-            }
+        if new.is_null() {
+            release(growth);
+        } else if new_size >= layout.size() {
+            grow(growth);
+        } else {
+            release(layout.size() - new_size);
+            shrink(layout.size() - new_size);
         }
         new
     }

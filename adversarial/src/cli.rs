@@ -293,6 +293,13 @@ struct WorkerArgs {
     #[arg(long, default_value_t = 2000, value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
     case_deadline_ms: u64,
+    /// The most heap each worker may hold, in MiB: a reader that asks for
+    /// more (a length bomb's `vec![x; claimed]`) dies of it, reported as
+    /// out of memory ("died" column, `oom` in the failure) instead of
+    /// filling the machine's memory.
+    #[arg(long, default_value_t = crate::alloc::DEFAULT_WORKER_MEMORY_MB, value_name = "MB",
+          value_parser = clap::value_parser!(u64).range(16..))]
+    worker_memory_mb: u64,
 }
 
 #[derive(Args)]
@@ -536,7 +543,7 @@ fn isolation(args: &WorkerArgs) -> Result<Option<Isolation>, String> {
     }
     let deadline = std::time::Duration::from_millis(args.case_deadline_ms);
     Isolation::this_binary(&["__worker"], deadline)
-        .map(Some)
+        .map(|isolation| Some(isolation.memory_mb(args.worker_memory_mb)))
         .map_err(|e| e.to_string())
 }
 

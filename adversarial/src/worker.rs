@@ -56,6 +56,22 @@ pub struct Isolation {
 }
 
 impl Isolation {
+    /// The same workers, each held to `mb` MiB of heap (by default
+    /// [`crate::alloc::DEFAULT_WORKER_MEMORY_MB`]): a read that asks for
+    /// more dies of it, an `oom` verdict on its case.
+    #[must_use]
+    pub fn memory_mb(self, mb: u64) -> Self {
+        let Self { command, deadline } = self;
+        Self {
+            command: Box::new(move |target| {
+                let mut command = command(target);
+                command.env(crate::alloc::WORKER_MEMORY_ENV, mb.to_string());
+                command
+            }),
+            deadline,
+        }
+    }
+
     /// Workers that are this very binary, run with `args` and then
     /// `--target NAME`.
     ///
@@ -475,6 +491,8 @@ pub fn serve(target: &dyn Target) -> io::Result<()> {
 ///
 /// When standard input or output fails.
 pub fn serve_with(mut answer: impl FnMut(&[u8]) -> String) -> io::Result<()> {
+    // An allocation bomb ends this worker (an `oom` verdict), not the host.
+    crate::alloc::limit_memory(crate::alloc::worker_limit());
     // Caught panics are answers; the default hook would also print them.
     std::panic::set_hook(Box::new(|_| {}));
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
