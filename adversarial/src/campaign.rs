@@ -151,6 +151,9 @@ pub struct Failure {
     pub bytes: Vec<u8>,
     /// Where it was written.
     pub file: Option<PathBuf>,
+    /// The format's known behaviour that explains it, if one does
+    /// ([`Target::explains`]): none for the reader's own failures.
+    pub cause: Option<&'static str>,
 }
 
 /// A campaign's results.
@@ -171,9 +174,9 @@ pub struct Report {
     pub elapsed: Duration,
     /// The endpoints' conversations.
     pub conversations: conversations::Report,
-    /// For a row with failures whose cause the target knows (a format's
-    /// design, a known bug): the target, the class, and its words
-    /// ([`Target::known_cause`]).
+    /// For a row with kept failures that a cause the target knows (a
+    /// format's design, a known bug) explains: the target, the class, and
+    /// its words ([`Target::explains`]).
     pub known_causes: Vec<(&'static str, Class, &'static str)>,
 }
 
@@ -849,9 +852,6 @@ pub(crate) fn finish_packets(
         }
         for (class, tally) in config.classes.iter().zip(tallies) {
             if tally.cases > 0 {
-                if let Some(why) = target.known_cause(*class).filter(|_| !tally.clean()) {
-                    report.known_causes.push((target.name(), *class, why));
-                }
                 report.rows.push((target.name(), *class, tally));
             }
         }
@@ -870,6 +870,13 @@ pub(crate) fn finish_packets(
                 .crash_dir
                 .as_deref()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
+            let cause = target.explains(class, &outcome);
+            if let Some(why) = cause {
+                let known = (target.name(), class, why);
+                if !report.known_causes.contains(&known) {
+                    report.known_causes.push(known);
+                }
+            }
             report.failures.push(Failure {
                 target: target.name(),
                 class,
@@ -878,6 +885,7 @@ pub(crate) fn finish_packets(
                 owed: case.owed,
                 bytes: case.bytes,
                 file,
+                cause,
             });
         }
     }

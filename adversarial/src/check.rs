@@ -212,7 +212,11 @@ fn failure_message(report: &Report) -> String {
         report.seed
     );
     out.push_str(&campaign_table(report, Listed::Below));
-    for failure in &report.failures {
+    // The reader's own failures first; those the format's known behaviour
+    // explains after them, each with its cause.
+    let mut failures: Vec<_> = report.failures.iter().collect();
+    failures.sort_by_key(|f| f.cause.is_some());
+    for failure in failures {
         let _ = write!(
             out,
             "\n{} / {}: {:?}\n  lie: {}\n  owed: {:?}\n  input ({} bytes): {}\n",
@@ -226,6 +230,10 @@ fn failure_message(report: &Report) -> String {
         );
         if let Some(file) = &failure.file {
             let _ = writeln!(out, "  written to {}", file.display());
+        }
+        if let Some(why) = failure.cause {
+            let words = why.split_whitespace().collect::<Vec<_>>().join(" ");
+            let _ = writeln!(out, "  the format's known behaviour: {words}");
         }
     }
     out.push_str(&crate::scenario::table::failures_text(

@@ -126,11 +126,12 @@ pub(crate) fn outcome_text(outcome: &Outcome) -> String {
     }
 }
 
-/// One line per kept failure.
+/// One line per kept failure: the reader's own first, then those a known
+/// cause of the format explains, under a line that says so.
 #[must_use]
 pub fn failures_text(report: &Report) -> String {
     let mut out = String::new();
-    for f in &report.failures {
+    let line = |out: &mut String, f: &crate::campaign::Failure| {
         let _ = writeln!(
             out,
             "FAIL {} / {}: {} (lie: {}; owed {:?}){}",
@@ -144,6 +145,24 @@ pub fn failures_text(report: &Report) -> String {
                 .map(|p| format!(" -> {}", p.display()))
                 .unwrap_or_default()
         );
+    };
+    for f in report.failures.iter().filter(|f| f.cause.is_none()) {
+        line(&mut out, f);
+    }
+    let known: Vec<_> = report
+        .failures
+        .iter()
+        .filter(|f| f.cause.is_some())
+        .collect();
+    if !known.is_empty() {
+        let _ = writeln!(
+            out,
+            "the format's known behaviour ({} kept; each row's cause is under its table):",
+            known.len()
+        );
+        for f in known {
+            line(&mut out, f);
+        }
     }
     out.push_str(&crate::scenario::table::failures_text(
         &report.conversations,
@@ -157,7 +176,11 @@ fn known_causes_text(report: &Report, target: &str) -> String {
     let mut out = String::new();
     for (_, class, why) in report.known_causes.iter().filter(|(t, _, _)| *t == target) {
         let words = why.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "  known cause, {}: {words}", class.name());
+        let _ = writeln!(
+            out,
+            "  known cause of the {} failures listed under the format's known behaviour: {words}",
+            class.name()
+        );
     }
     out
 }
@@ -185,6 +208,7 @@ pub fn campaign_json(report: &Report) -> Value {
             "class": f.class.name(),
             "lie": f.lie,
             "outcome": outcome_text(&f.outcome),
+            "known_cause": f.cause.map(|why| why.split_whitespace().collect::<Vec<_>>().join(" ")),
             "file": f.file.as_ref().map(|p| p.display().to_string()),
             "bytes": hex(&f.bytes),
         })).collect::<Vec<_>>(),

@@ -172,6 +172,23 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// The known cause ([`Target::known_cause`]) of one failure of
+    /// `class`, when it explains that failure: what the format takes by
+    /// design makes a reader accept, re-encode otherwise, refuse otherwise
+    /// or allocate, never panic, die or hang, so those are always the
+    /// reader's own.
+    fn explains(&self, class: Class, outcome: &crate::oracle::Outcome) -> Option<&'static str> {
+        use crate::oracle::Outcome;
+        let format_made = matches!(
+            outcome,
+            Outcome::Accepted
+                | Outcome::NonCanonical(_)
+                | Outcome::OtherError(_)
+                | Outcome::OverAllocated { .. }
+        );
+        self.known_cause(class).filter(|_| format_made)
+    }
+
     /// The most a read of `len` bytes may allocate at its peak: the
     /// default [`crate::alloc::allocation_bound`] unless the target
     /// declares its own (a serde target's `Policy` does).

@@ -1,0 +1,100 @@
+//! Each failure explained on its own (feature `serde`): a reader's own
+//! panic, in a message whose format also takes over-long varints and
+//! trailing bytes by design, is kept and listed first, with no cause of
+//! the format's above it; the format's noise is listed apart, each with
+//! the cause that explains it.
+
+use adversarial::campaign::{self, Budget, Config};
+use adversarial::formats::{target, Postcard};
+use adversarial::mutate::Class;
+use adversarial::oracle::Outcome;
+use adversarial::report::failures_text;
+use arbitrary::Arbitrary;
+use serde::{Deserialize, Deserializer, Serialize};
+
+adversarial::count_allocations!();
+
+/// A unit ordered onto a tile of a 4,096-tile map.
+#[derive(Clone, Debug, Serialize, Arbitrary)]
+struct Order {
+    unit: u32,
+    tile: u16,
+}
+
+/// The game's reader: looks the tile up before checking it (the user's
+/// own bug: a tile past the map panics).
+impl<'de> Deserialize<'de> for Order {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Wire {
+            unit: u32,
+            tile: u16,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let tiles = [0u8; 4096];
+        let _terrain = tiles[usize::from(wire.tile)];
+        Ok(Self {
+            unit: wire.unit,
+            tile: wire.tile,
+        })
+    }
+}
+
+#[test]
+fn a_readers_own_panic_is_kept_and_listed_apart_from_the_formats_noise() {
+    let report = campaign::run(&Config {
+        targets: vec![Box::new(target::<Order, _>("order", Postcard))],
+        classes: Class::SERDE.to_vec(),
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
+        seed: 3,
+        budget: Budget::Cases(2000),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+        jobs: 1,
+    });
+    let text = failures_text(&report);
+    let panics: Vec<_> = report
+        .failures
+        .iter()
+        .filter(|f| matches!(f.outcome, Outcome::Panicked(_)))
+        .collect();
+    assert!(!panics.is_empty(), "the panic was not kept:\n{text}");
+    assert!(panics.iter().all(|f| f.cause.is_none()), "{text}");
+    // The format's noise is there, and explained: trailing bytes and
+    // over-long varints, which postcard::from_bytes takes by design.
+    let explained: Vec<_> = report
+        .failures
+        .iter()
+        .filter(|f| f.cause.is_some())
+        .collect();
+    assert!(
+        explained.iter().any(|f| f.class == Class::OverlongVarint),
+        "{text}"
+    );
+    assert!(
+        explained
+            .iter()
+            .all(|f| !matches!(f.outcome, Outcome::Panicked(_))),
+        "{text}"
+    );
+    // The panic's line comes before the format's known behaviour.
+    let panic_line = text.find("PANIC").expect("a panic line");
+    let noise = text
+        .find("the format's known behaviour")
+        .expect("the noise's heading");
+    assert!(panic_line < noise, "{text}");
+    // No cause stands for a row whose kept failures it explains none of.
+    for (target, class, _) in &report.known_causes {
+        assert!(
+            report
+                .failures
+                .iter()
+                .any(|f| f.target == *target && f.class == *class && f.cause.is_some()),
+            "{target} / {}: a cause with nothing to explain\n{text}",
+            class.name()
+        );
+    }
+}
