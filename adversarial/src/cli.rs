@@ -25,7 +25,7 @@ use crate::corpus;
 use crate::files::{read_input, Stored};
 use crate::flood;
 use crate::mutate::Class;
-use crate::replay::{files_under, replay, replayed, target_for_path, Replayed, Summary};
+use crate::replay::{files_under, replay, replayed_by, target_for_path, Replayed, Summary};
 use crate::report;
 use crate::scenario::campaign::replay_file_in;
 use crate::scenario::record::EXTENSION;
@@ -753,7 +753,7 @@ fn run_replay(
                     }
                 };
                 let observation = workers[index].1.observe(&bytes);
-                replayed(&bytes, observation)
+                replayed_by(target, &bytes, observation)
             }
         };
         summary.add(&verdict);
@@ -879,10 +879,21 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
                 continue;
             }
         };
-        all_accepted &= matches!(
+        let canonical = matches!(
             &inspection.verdict,
             Verdict::Accepted { reencoded: Ok(again) } if *again == bytes
         );
+        all_accepted &= canonical;
+        // The read's allocation peak, held to the target's bound as the
+        // campaign holds it.
+        let over = match crate::oracle::observe(target, &bytes) {
+            crate::oracle::Observation::Read { peak, .. } => {
+                let bound = target.allocation_bound(bytes.len());
+                (peak > bound).then_some((peak, bound))
+            }
+            _ => None,
+        };
+        all_accepted &= over.is_none();
         if let Some(path) = &args.svg {
             let title = format!("{} [{}]", file.display(), target.name());
             std::fs::File::create(path)
@@ -900,6 +911,12 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
                 report::decoded_json(target.name(), &inspection, target.decode_value(&bytes))
             };
             json["file"] = file.display().to_string().into();
+            if json["verdict"] == "accepted" {
+                json["reencodes"] = canonical.into();
+            }
+            if let Some((peak, bound)) = over {
+                json["allocated"] = serde_json::json!({"peak": peak, "bound": bound});
+            }
             let text = if args.jsonl {
                 serde_json::to_string(&json)
             } else {
@@ -919,7 +936,20 @@ fn run_file(registry: &Registry, args: &FileArgs, table: bool) -> Result<bool, S
             } else if let Some(shown) = &inspection.shown {
                 println!("{shown}");
             }
-            println!("{}", report::verdict_text(&inspection));
+            match &inspection.verdict {
+                // The campaign's words for an accept that writes other bytes.
+                Verdict::Accepted {
+                    reencoded: Ok(again),
+                } if !canonical => println!(
+                    "accepted, but re-encodes to {} bytes that differ from the {} read",
+                    again.len(),
+                    bytes.len()
+                ),
+                _ => println!("{}", report::verdict_text(&inspection)),
+            }
+            if let Some((peak, bound)) = over {
+                println!("FAIL allocated {peak} bytes, bound {bound}");
+            }
         }
     }
     Ok(all_accepted)

@@ -1,7 +1,7 @@
 //! Replaying stored inputs: the corpus, regressions, anything on disk.
 
 pub use crate::files::{files_under, target_for_path};
-use crate::oracle::{decode_guarded, Observation};
+use crate::oracle::{observe, Observation};
 use crate::target::{Refusal, Target, Verdict};
 use std::collections::BTreeMap;
 
@@ -21,6 +21,14 @@ pub enum Replayed {
     Died(String),
     /// The reader did not finish within the deadline: a failure.
     TimedOut(std::time::Duration),
+    /// The read allocated more than the target's bound for its length:
+    /// a failure, as in the campaign.
+    OverAllocated {
+        /// The most bytes the read held at once.
+        peak: usize,
+        /// What the target allows for its input.
+        bound: usize,
+    },
 }
 
 impl Replayed {
@@ -37,12 +45,17 @@ impl std::fmt::Display for Replayed {
             Self::Accepted => write!(f, "accepted (re-encodes to the same bytes)"),
             Self::Refused(r) => match r.at {
                 Some(at) => write!(f, "refused: {} at bit {at}", r.cause),
+                // A serde format's refusal has no cause but its words.
+                None if r.cause == "refused" => write!(f, "refused: {}", r.message),
                 None => write!(f, "refused: {}", r.cause),
             },
-            Self::NonCanonical(why) => write!(f, "FAIL accepted but {why}"),
+            Self::NonCanonical(why) => write!(f, "FAIL accepted, but {why}"),
             Self::Panicked(message) => write!(f, "FAIL panicked: {message}"),
             Self::Died(how) => write!(f, "FAIL died: {how}"),
             Self::TimedOut(after) => write!(f, "FAIL hung: no answer in {} ms", after.as_millis()),
+            Self::OverAllocated { peak, bound } => {
+                write!(f, "FAIL allocated {peak} bytes, bound {bound}")
+            }
         }
     }
 }
@@ -102,13 +115,20 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// Runs one input through `target`, in this process.
+/// Runs one input through `target`, in this process: its verdict, and
+/// its allocation peak held to the target's bound, as the campaign holds
+/// it.
 #[must_use]
 pub fn replay(target: &dyn Target, bytes: &[u8]) -> Replayed {
-    verdict_replayed(bytes, decode_guarded(target, bytes))
+    replayed_by(target, bytes, observe(target, bytes))
 }
 
-/// What a stored input got, from what a worker process observed.
+/// What a stored input got, from what a worker process observed, its
+/// allocation peak not judged.
+#[deprecated(
+    since = "0.3.0",
+    note = "use `replayed_by`, which judges the allocation peak"
+)]
 #[must_use]
 pub fn replayed(bytes: &[u8], observation: Observation) -> Replayed {
     match observation {
@@ -116,6 +136,25 @@ pub fn replayed(bytes: &[u8], observation: Observation) -> Replayed {
         Observation::Died(how) => Replayed::Died(how),
         Observation::TimedOut(after) => Replayed::TimedOut(after),
         Observation::Read { verdict, .. } => verdict_replayed(bytes, Ok(verdict)),
+    }
+}
+
+/// What a stored input got from `target`, from what a worker process (or
+/// this one) observed: the campaign's verdict, allocation peak included.
+#[must_use]
+pub fn replayed_by(target: &dyn Target, bytes: &[u8], observation: Observation) -> Replayed {
+    match observation {
+        Observation::Panicked(message) => Replayed::Panicked(message),
+        Observation::Died(how) => Replayed::Died(how),
+        Observation::TimedOut(after) => Replayed::TimedOut(after),
+        Observation::Read { peak, verdict } => {
+            let bound = target.allocation_bound(bytes.len());
+            if peak > bound {
+                Replayed::OverAllocated { peak, bound }
+            } else {
+                verdict_replayed(bytes, Ok(verdict))
+            }
+        }
     }
 }
 
@@ -128,9 +167,13 @@ fn verdict_replayed(bytes: &[u8], verdict: Result<Verdict, String>) -> Replayed 
         }) if again == bytes => Replayed::Accepted,
         Ok(Verdict::Accepted {
             reencoded: Ok(again),
-        }) => Replayed::NonCanonical(format!("re-encodes to {} other bytes", again.len())),
+        }) => Replayed::NonCanonical(format!(
+            "re-encodes to {} bytes that differ from the {} read",
+            again.len(),
+            bytes.len()
+        )),
         Ok(Verdict::Accepted {
             reencoded: Err(why),
-        }) => Replayed::NonCanonical(format!("does not re-encode: {why}")),
+        }) => Replayed::NonCanonical(format!("accepted value does not encode: {why}")),
     }
 }

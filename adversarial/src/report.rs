@@ -474,6 +474,11 @@ pub fn verdict_text(inspection: &Inspection) -> String {
                 .map(|f| format!(", field \"{f}\""))
                 .unwrap_or_default();
             let plain = format!("{}{at}", r.cause);
+            // A cause that only says "refused" (a serde format's) is not
+            // said twice.
+            if r.cause == "refused" && r.at.is_none() {
+                return format!("refused{field}: {}", r.message);
+            }
             let detail = if r.message == plain {
                 String::new()
             } else {

@@ -26,7 +26,7 @@ fn main() -> std::process::ExitCode {
     if command.is_some_and(|c| commands.contains(&c.as_str())) {
         return adversarial::cli::main(game_targets());
     }
-    // `cargo test -- --list` and filters: this file is two tests, run whole.
+    // `cargo test -- --list` and filters: this file is one test, run whole.
     if std::env::args().any(|a| a == "--list") {
         println!("serde_campaign: test");
         return std::process::ExitCode::SUCCESS;
@@ -34,7 +34,8 @@ fn main() -> std::process::ExitCode {
     the_canonical_configuration_gets_every_verdict_owed();
     every_other_configuration_fails_only_where_its_reader_is_known_to();
     the_command_line_inspects_decodes_encodes_and_replays_a_serde_message();
-    println!("serde_campaign: 3 passed");
+    decode_inspect_and_replay_say_what_the_campaign_says();
+    println!("serde_campaign: 4 passed");
     std::process::ExitCode::SUCCESS
 }
 
@@ -243,4 +244,102 @@ fn the_command_line_inspects_decodes_encodes_and_replays_a_serde_message() {
         replayed.contains("over.bin [input-postcard-canonical]: refused"),
         "{replayed}"
     );
+}
+
+/// The campaign's verdict on `bytes` read by `target`: its words.
+fn campaign_words(target: &str, bytes: &[u8]) -> String {
+    let target = named(&[target]).pop().unwrap();
+    let case = adversarial::mutate::Case {
+        class: Class::Valid,
+        bytes: bytes.to_vec(),
+        owed: adversarial::mutate::Owed::Anything,
+        lie: String::new(),
+    };
+    let outcome = adversarial::oracle::judge(target.as_ref(), &case);
+    let words = match &outcome {
+        adversarial::oracle::Outcome::NonCanonical(why) => format!("accepted, but {why}"),
+        adversarial::oracle::Outcome::OverAllocated { peak, bound } => {
+            format!("allocated {peak} bytes, bound {bound}")
+        }
+        adversarial::oracle::Outcome::AsOwed => "as owed".to_string(),
+        other => format!("{other:?}"),
+    };
+    words
+}
+
+fn decode_inspect_and_replay_say_what_the_campaign_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |target: &str, name: &str, bytes: &[u8]| {
+        let file = dir.path().join(target).join(name);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, bytes).unwrap();
+        file.to_str().unwrap().to_string()
+    };
+    let input = adversarial::formats::game::Input::<0> {
+        tick: 7,
+        player: "kart9".into(),
+        throttle: 100,
+        ready: true,
+        commands: Vec::new(),
+        placing: None,
+        aim: None,
+        emote: None,
+    };
+    let strict = "input-postcard-strict";
+    let honest =
+        adversarial::formats::Format::to_bytes(&adversarial::formats::PostcardStrict, &input)
+            .unwrap();
+
+    // Non-canonical: the tick 7 in two bytes, which postcard takes.
+    let mut long = vec![0x87, 0x00];
+    long.extend_from_slice(&honest[1..]);
+    let path = write(strict, "long.bin", &long);
+    let words = campaign_words(strict, &long);
+    assert!(words.starts_with("accepted, but re-encodes to"), "{words}");
+    for command in ["decode", "inspect"] {
+        let (code, said) = cli(&[command, &path]);
+        assert_eq!(code, 1, "{command}: {said}");
+        assert!(
+            said.contains(&words),
+            "{command} said {said}, the campaign {words}"
+        );
+    }
+    let (code, json) = cli(&["decode", "--json", &path]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["reencodes"], false, "{json}");
+    let (code, said) = cli(&["replay", &path]);
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains(&format!("FAIL {words}")),
+        "replay said {said}"
+    );
+
+    // Refused: a throttle of 101; the cause is said once.
+    let mut over = honest.clone();
+    over[7] = 101;
+    let path = write(strict, "over.bin", &over);
+    for (command, owed) in [("decode", 1), ("inspect", 1), ("replay", 0)] {
+        let (code, said) = cli(&[command, &path]);
+        assert_eq!(code, owed, "{command}: {said}");
+        assert!(said.contains("refused"), "{command}: {said}");
+        assert!(!said.contains("refused: refused"), "{command}: {said}");
+    }
+
+    // Over-allocating: bincode 1.3 passes a claimed entity count on to
+    // serde, which preallocates for it.
+    let snapshot = "snapshot-bincode1";
+    let mut claim = 1u64.to_le_bytes().to_vec();
+    claim.extend_from_slice(&u64::from(u32::MAX).to_le_bytes());
+    let path = write(snapshot, "claim.bin", &claim);
+    let words = campaign_words(snapshot, &claim);
+    assert!(words.starts_with("allocated"), "{words}");
+    for command in ["decode", "inspect", "replay"] {
+        let (code, said) = cli(&[command, &path]);
+        assert_eq!(code, 1, "{command}: {said}");
+        assert!(
+            said.contains(&format!("FAIL {words}")),
+            "{command} said {said}, the campaign {words}"
+        );
+    }
 }
