@@ -28,8 +28,48 @@ const SAMPLE_ENTROPY_BYTES: usize = 16 * 1024;
 const NO_CASE_DRAWS: u64 = 1000;
 
 /// Failing cases kept (and shrunk) per target, class and kind of failure
-/// (so that a rare abort is kept even where over-allocations came first).
+/// (so that a rare abort is kept even where over-allocations came first),
+/// for lies told in no named field; a lie in a field keeps one of each
+/// field and kind, so that every distinct (field, verdict) is kept and a
+/// reader's own failure is never hidden behind the format's noise in
+/// another field.
 const KEPT_FAILURES: usize = 3;
+
+/// The field a lie was told in, its indices taken out (`every-value in
+/// entities[3].health` is `entities[].health`; `truncate-bytes in tick
+/// (inside it)` is `tick`): empty for a lie in no named field.
+pub(crate) fn field_of(lie: &str) -> String {
+    let Some((_, path)) = lie.split_once(" in ") else {
+        return String::new();
+    };
+    let path = path.split(" (").next().unwrap_or(path);
+    let mut out = String::with_capacity(path.len());
+    let mut inside = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                inside = true;
+                out.push('[');
+            }
+            ']' => {
+                inside = false;
+                out.push(']');
+            }
+            _ if inside => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How many failing cases of one kind in one field are kept.
+fn kept_per(field: &str) -> usize {
+    if field.is_empty() {
+        KEPT_FAILURES
+    } else {
+        1
+    }
+}
 
 /// How long a campaign runs.
 #[derive(Clone, Copy, Debug)]
@@ -401,7 +441,8 @@ pub(crate) type Found = (usize, Case, Outcome);
 
 /// What one sample came to, class by class: the tally and the failing
 /// cases, each with its kind ([`Outcome::failing`]), at most
-/// [`KEPT_FAILURES`] of a kind per class.
+/// [`KEPT_FAILURES`] of a kind per class (one of a kind per field, for a
+/// lie told in a field).
 #[derive(Clone, Debug)]
 pub(crate) struct Judged<F> {
     /// The sample's number among its target's samples.
@@ -522,8 +563,12 @@ fn judge_sample(
                 let Some(kind) = outcome.failing() else {
                     continue;
                 };
-                let same = failing.iter().filter(|(k, _)| *k == kind).count();
-                if same < KEPT_FAILURES {
+                let field = field_of(&case.lie);
+                let same = failing
+                    .iter()
+                    .filter(|(k, f)| *k == kind && f.field() == field)
+                    .count();
+                if same < kept_per(&field) {
                     failing.push((kind, (position, case, outcome)));
                 }
             }
@@ -541,17 +586,28 @@ fn judge_sample(
 pub(crate) trait Place {
     /// Its position among its class's cases.
     fn place(&self) -> usize;
+
+    /// The field its lie was told in ([`field_of`]).
+    fn field(&self) -> String;
 }
 
 impl Place for Found {
     fn place(&self) -> usize {
         self.0
     }
+
+    fn field(&self) -> String {
+        field_of(&self.1.lie)
+    }
 }
 
-impl Place for (u64, usize) {
+impl Place for (u64, usize, String) {
     fn place(&self) -> usize {
         self.1
+    }
+
+    fn field(&self) -> String {
+        self.2.clone()
     }
 }
 
@@ -560,7 +616,7 @@ pub(crate) struct Merged<F> {
     pub tallies: Vec<Tally>,
     /// Kept failures: (class slot, failure).
     pub kept: Vec<(usize, F)>,
-    kept_kinds: HashMap<(usize, Failing), usize>,
+    kept_kinds: HashMap<(usize, Failing, String), usize>,
     pub cases: u64,
     pub samples: u64,
     /// Draws merged that made no sample.
@@ -572,7 +628,7 @@ pub(crate) struct Merged<F> {
     /// The case budget is met: later samples are dropped.
     pub finished: bool,
     /// Each sample merged, as a shard's file holds it, when kept.
-    pub record: Option<Vec<Judged<usize>>>,
+    pub record: Option<Vec<Judged<(usize, String)>>>,
 }
 
 impl<F: Place> Merged<F> {
@@ -608,7 +664,7 @@ impl<F: Place> Merged<F> {
             return;
         }
         if let Some(record) = self.record.as_mut() {
-            record.push(judged.map(Place::place));
+            record.push(judged.map(|f| (f.place(), f.field())));
         }
         if judged.generated {
             self.samples += 1;
@@ -621,8 +677,10 @@ impl<F: Place> Merged<F> {
                 total.merge(&tally);
             }
             for (kind, found) in failing {
-                let kept = self.kept_kinds.entry((slot, kind)).or_default();
-                if *kept < KEPT_FAILURES {
+                let field = found.field();
+                let most = kept_per(&field);
+                let kept = self.kept_kinds.entry((slot, kind, field)).or_default();
+                if *kept < most {
                     *kept += 1;
                     self.kept.push((slot, found));
                 }
@@ -648,7 +706,7 @@ pub struct ShardRecord {
     /// Which part of the campaign.
     pub shard: Shard,
     /// Per packet target, in the campaign's order: its samples.
-    pub(crate) samples: Vec<Vec<Judged<usize>>>,
+    pub(crate) samples: Vec<Vec<Judged<(usize, String)>>>,
     /// Per endpoint target, in the campaign's order.
     pub(crate) conversations: Vec<conversations::Merged>,
 }

@@ -5,7 +5,8 @@
 //! whose number is `I` modulo `N` ([`crate::schedule::Shard`]) and writes
 //! its part's report with a `"shard"` object: the settings, every sample
 //! it merged (per class: its tally, and each failing case as its place
-//! among the sample's cases and its kind), and its conversations' tallies with the
+//! among the sample's cases, its kind and its lie's field), and its
+//! conversations' tallies with the
 //! first failing case of each kind. `merge` reads the files, merges the
 //! samples in order and cuts them where the whole campaign would have
 //! (the first sample that meets a case budget), builds the failing cases
@@ -120,10 +121,10 @@ fn tally_from<K: Ord + Copy>(
     Ok(tally)
 }
 
-/// One sample: `[index, [class...], [[slot, place, kind]...]]`, each class
+/// One sample: `[index, [class...], [[slot, place, kind, field]...]]`, each class
 /// `[cases, nanoseconds]` when every case got its verdict, else its ten
 /// counts then the nanoseconds; a draw that made no sample, `[index]`.
-fn sample_json(judged: &Judged<usize>) -> Value {
+fn sample_json(judged: &Judged<(usize, String)>) -> Value {
     if !judged.generated {
         return json!([judged.index]);
     }
@@ -139,7 +140,7 @@ fn sample_json(judged: &Judged<usize>) -> Value {
         .flat_map(|(slot, (_, failing))| {
             failing
                 .iter()
-                .map(move |(kind, place)| json!([slot, place, kind.name()]))
+                .map(move |(kind, (place, field))| json!([slot, place, kind.name(), field]))
         })
         .collect();
     json!([judged.index, classes, failing])
@@ -171,7 +172,7 @@ fn failing_kind(name: &str) -> Result<Failing, String> {
         .ok_or_else(|| format!("{name:?} is no kind of failure"))
 }
 
-fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
+fn sample_of(value: &Value, wanted: usize) -> Result<Judged<(usize, String)>, String> {
     let (index, tallies, failing) = match list(value, "a sample")?.as_slice() {
         [index, tallies, failing] => (index, tallies, failing),
         [index] => {
@@ -188,7 +189,7 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
             ))
         }
     };
-    let mut classes: Vec<(Tally, Vec<(Failing, usize)>)> = list(tallies, "classes")?
+    let mut classes: Vec<(Tally, Vec<(Failing, (usize, String))>)> = list(tallies, "classes")?
         .iter()
         .map(|t| Ok((tally_from(t, failing_kind)?, Vec::new())))
         .collect::<Result<_, String>>()?;
@@ -199,8 +200,14 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
         ));
     }
     for f in list(failing, "failing cases")? {
-        let [slot, place, kind] = list(f, "a failing case")?.as_slice() else {
-            return Err(format!("a failing case is [slot, place, kind], not {f}"));
+        let (slot, place, kind, field) = match list(f, "a failing case")?.as_slice() {
+            [slot, place, kind, field] => (slot, place, kind, text(field, "field")?),
+            [slot, place, kind] => (slot, place, kind, ""),
+            _ => {
+                return Err(format!(
+                    "a failing case is [slot, place, kind, field], not {f}"
+                ))
+            }
         };
         let slot = usize::try_from(number(slot, "slot")?).map_err(|e| e.to_string())?;
         let place = usize::try_from(number(place, "place")?).map_err(|e| e.to_string())?;
@@ -208,7 +215,7 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<usize>, String> {
         let (_, failing) = classes
             .get_mut(slot)
             .ok_or_else(|| format!("a failing case names class slot {slot} of {wanted}"))?;
-        failing.push((kind, place));
+        failing.push((kind, (place, field.to_string())));
     }
     Ok(Judged {
         index: number(index, "sample index")?,
@@ -414,14 +421,14 @@ pub fn merge(config: &Config, files: &[ShardFile]) -> Result<Report, String> {
         config.targets.iter().map(AsRef::as_ref).collect();
     let mut merged_all = Vec::with_capacity(targets.len());
     for (t, target) in targets.iter().enumerate() {
-        let mut samples: Vec<Judged<(u64, usize)>> = files
+        let mut samples: Vec<Judged<(u64, usize, String)>> = files
             .iter()
             .filter_map(|f| f.record.samples.get(t))
             .flatten()
-            .map(|judged| judged.map(|place| (judged.index, *place)))
+            .map(|judged| judged.map(|(place, field)| (judged.index, *place, field.clone())))
             .collect();
         samples.sort_by_key(|judged| judged.index);
-        let mut merged = Merged::<(u64, usize)>::new(config.classes.len(), false);
+        let mut merged = Merged::<(u64, usize, String)>::new(config.classes.len(), false);
         for judged in samples {
             merged.absorb(judged, limit);
         }
@@ -430,7 +437,7 @@ pub fn merge(config: &Config, files: &[ShardFile]) -> Result<Report, String> {
             .as_ref()
             .map(|isolation| Worker::new(isolation, target.name()));
         let mut kept = Vec::with_capacity(merged.kept.len());
-        for (slot, (index, place)) in merged.kept {
+        for (slot, (index, place, _)) in merged.kept {
             let case = campaign::case_at(config, *target, index, slot, place).ok_or_else(|| {
                 format!(
                     "{}: sample {index} has no case {place} in class slot {slot}: \

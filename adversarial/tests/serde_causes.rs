@@ -98,3 +98,49 @@ fn a_readers_own_panic_is_kept_and_listed_apart_from_the_formats_noise() {
         );
     }
 }
+
+/// Five levels, each read with a clamp where a refusal was owed: the
+/// same kind of failure (non-canonical) in five fields.
+#[derive(Clone, Debug, Serialize, Arbitrary)]
+struct Levels {
+    a: u8,
+    b: u8,
+    c: u8,
+    d: u8,
+    e: u8,
+}
+
+impl<'de> Deserialize<'de> for Levels {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let [a, b, c, d, e] = <[u8; 5]>::deserialize(deserializer)?.map(|v| v.min(200));
+        Ok(Self { a, b, c, d, e })
+    }
+}
+
+#[test]
+fn every_field_that_fails_keeps_a_failure_of_its_own() {
+    let report = campaign::run(&Config {
+        targets: vec![Box::new(target::<Levels, _>("levels", Postcard))],
+        classes: vec![Class::EveryValue],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
+        seed: 5,
+        budget: Budget::Cases(500),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+        jobs: 1,
+    });
+    let text = failures_text(&report);
+    for field in ["a", "b", "c", "d", "e"] {
+        assert!(
+            report
+                .failures
+                .iter()
+                .any(|f| f.lie == format!("every-value in {field}")
+                    && matches!(f.outcome, Outcome::NonCanonical(_))),
+            "no kept failure in {field}:\n{text}"
+        );
+    }
+}
