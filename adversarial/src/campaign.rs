@@ -194,6 +194,25 @@ pub struct Failure {
     /// The format's known behaviour that explains it, if one does
     /// ([`Target::explains`]): none for the reader's own failures.
     pub cause: Option<&'static str>,
+    /// What the reader returned, for an accept: the value as JSON
+    /// ([`Target::decode_value`]), cut to [`READ_SHOWN`] characters.
+    pub read: Option<String>,
+}
+
+/// The most characters of an accepted value a failure shows.
+pub const READ_SHOWN: usize = 240;
+
+/// The value `target` reads from `bytes`, as compact JSON cut to
+/// [`READ_SHOWN`] characters, when it has one to show.
+fn read_shown(target: &dyn Target, bytes: &[u8]) -> Option<String> {
+    let value = crate::panics::caught(|| target.decode_value(bytes)).ok()??;
+    let text = value.to_string();
+    Some(if text.chars().count() > READ_SHOWN {
+        let cut: String = text.chars().take(READ_SHOWN).collect();
+        format!("{cut}...")
+    } else {
+        text
+    })
 }
 
 /// A campaign's results.
@@ -928,13 +947,16 @@ pub(crate) fn finish_packets(
                 .crash_dir
                 .as_deref()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
-            let cause = target.explains(class, &outcome);
+            let cause = target.explains(class, &case.bytes, &outcome);
             if let Some(why) = cause {
                 let known = (target.name(), class, why);
                 if !report.known_causes.contains(&known) {
                     report.known_causes.push(known);
                 }
             }
+            let read = matches!(outcome, Outcome::Accepted | Outcome::NonCanonical(_))
+                .then(|| read_shown(*target, &case.bytes))
+                .flatten();
             report.failures.push(Failure {
                 target: target.name(),
                 class,
@@ -944,6 +966,7 @@ pub(crate) fn finish_packets(
                 bytes: case.bytes,
                 file,
                 cause,
+                read,
             });
         }
     }

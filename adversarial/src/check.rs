@@ -231,6 +231,9 @@ fn failure_message(report: &Report) -> String {
         if let Some(file) = &failure.file {
             let _ = writeln!(out, "  written to {}", file.display());
         }
+        if let Some(read) = &failure.read {
+            let _ = writeln!(out, "  read as: {read}");
+        }
         if let Some(why) = failure.cause {
             let words = why.split_whitespace().collect::<Vec<_>>().join(" ");
             let _ = writeln!(out, "  the format's known behaviour: {words}");

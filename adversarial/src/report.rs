@@ -134,12 +134,16 @@ pub fn failures_text(report: &Report) -> String {
     let line = |out: &mut String, f: &crate::campaign::Failure| {
         let _ = writeln!(
             out,
-            "FAIL {} / {}: {} (lie: {}; owed {:?}){}",
+            "FAIL {} / {}: {} (lie: {}; owed {:?}){}{}",
             f.target,
             f.class.name(),
             outcome_text(&f.outcome),
             f.lie,
             f.owed,
+            f.read
+                .as_ref()
+                .map(|read| format!("; read as {read}"))
+                .unwrap_or_default(),
             f.file
                 .as_ref()
                 .map(|p| format!(" -> {}", p.display()))
@@ -209,6 +213,7 @@ pub fn campaign_json(report: &Report) -> Value {
             "lie": f.lie,
             "outcome": outcome_text(&f.outcome),
             "known_cause": f.cause.map(|why| why.split_whitespace().collect::<Vec<_>>().join(" ")),
+            "read": f.read,
             "file": f.file.as_ref().map(|p| p.display().to_string()),
             "bytes": hex(&f.bytes),
         })).collect::<Vec<_>>(),

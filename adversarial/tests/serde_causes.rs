@@ -103,11 +103,21 @@ fn a_readers_own_panic_is_kept_and_listed_apart_from_the_formats_noise() {
 /// same kind of failure (non-canonical) in five fields.
 #[derive(Clone, Debug, Serialize, Arbitrary)]
 struct Levels {
+    #[arbitrary(with = level)]
     a: u8,
+    #[arbitrary(with = level)]
     b: u8,
+    #[arbitrary(with = level)]
     c: u8,
+    #[arbitrary(with = level)]
     d: u8,
+    #[arbitrary(with = level)]
     e: u8,
+}
+
+/// A level as honest messages hold it: at most 200.
+fn level(u: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<u8> {
+    u.int_in_range(0..=200)
 }
 
 impl<'de> Deserialize<'de> for Levels {
@@ -135,11 +145,14 @@ fn every_field_that_fails_keeps_a_failure_of_its_own() {
     let text = failures_text(&report);
     for field in ["a", "b", "c", "d", "e"] {
         assert!(
-            report
-                .failures
-                .iter()
-                .any(|f| f.lie == format!("every-value in {field}")
-                    && matches!(f.outcome, Outcome::NonCanonical(_))),
+            report.failures.iter().any(|f| {
+                // The reader's own: no format's allowance explains a clamp.
+                let clamped = f.read.as_deref().is_some_and(|read| read.contains("200"));
+                f.lie.starts_with(&format!("every-value in {field} (= 2"))
+                    && matches!(f.outcome, Outcome::NonCanonical(_))
+                    && clamped
+                    && f.cause.is_none()
+            }),
             "no kept failure in {field}:\n{text}"
         );
     }

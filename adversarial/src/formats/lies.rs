@@ -223,7 +223,7 @@ fn varint_bits(role: Role) -> u32 {
 }
 
 /// An integer leaf's `every-value` values, as `format` writes them.
-fn int_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<Vec<u8>> {
+fn int_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<(String, Vec<u8>)> {
     let own = match span.leaf {
         Leaf::Unsigned(v) => i128::try_from(v).ok(),
         Leaf::Signed(v) => Some(v),
@@ -250,7 +250,7 @@ fn int_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<
     values
         .into_iter()
         .filter(|v| *v != own && (min..=max).contains(v))
-        .filter_map(|v| int_bytes(format, ty, v))
+        .filter_map(|v| Some((v.to_string(), int_bytes(format, ty, v)?)))
         .collect()
 }
 
@@ -258,7 +258,12 @@ fn int_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<
 /// infinities, -0.0, the least subnormal, the type's extremes, and past
 /// each end of what honest messages held (by the range's width and once
 /// more, and twice the end's size).
-fn float_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Vec<Vec<u8>> {
+fn float_values<F: Format>(
+    format: &F,
+    ty: &str,
+    span: &Span,
+    seen: &Seen,
+) -> Vec<(String, Vec<u8>)> {
     let own = match span.leaf {
         Leaf::F32(v) => f64::from(v),
         Leaf::F64(v) => v,
@@ -273,7 +278,7 @@ fn float_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Ve
         high + high.abs() + 1.0,
     ];
     let own_bytes = format.to_bytes(&own).ok();
-    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     if ty == "f32" {
         let specials = [
             f32::from_bits(0x7FC0_0000),
@@ -289,12 +294,10 @@ fn float_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Ve
         ];
         #[allow(clippy::cast_possible_truncation)]
         let past = past.map(|v| v as f32);
-        out.extend(
-            specials
-                .iter()
-                .chain(&past)
-                .filter_map(|v| format.to_bytes(v).ok()),
-        );
+        out.extend(specials.iter().chain(&past).filter_map(|v| {
+            let shown = format!("{v:?} (0x{:08X})", v.to_bits());
+            Some((shown, format.to_bytes(v).ok()?))
+        }));
     } else {
         let specials = [
             f64::from_bits(0x7FF8_0000_0000_0000),
@@ -308,25 +311,25 @@ fn float_values<F: Format>(format: &F, ty: &str, span: &Span, seen: &Seen) -> Ve
             f64::MAX,
             f64::MIN,
         ];
-        out.extend(
-            specials
-                .iter()
-                .chain(&past)
-                .filter_map(|v| format.to_bytes(v).ok()),
-        );
+        out.extend(specials.iter().chain(&past).filter_map(|v| {
+            let shown = format!("{v:?} (0x{:016X})", v.to_bits());
+            Some((shown, format.to_bytes(v).ok()?))
+        }));
     }
     let own_written = match span.leaf {
         Leaf::F32(v) => format.to_bytes(&v).ok(),
         _ => own_bytes,
     };
     let mut seen_bytes = BTreeSet::new();
-    out.retain(|bytes| Some(bytes) != own_written.as_ref() && seen_bytes.insert(bytes.clone()));
+    out.retain(|(_, bytes)| {
+        Some(bytes) != own_written.as_ref() && seen_bytes.insert(bytes.clone())
+    });
     out
 }
 
 /// A `char` leaf's `every-value` values: NUL, and the first and last of
 /// each UTF-8 width.
-fn char_values<F: Format>(format: &F, span: &Span) -> Vec<Vec<u8>> {
+fn char_values<F: Format>(format: &F, span: &Span) -> Vec<(String, Vec<u8>)> {
     let own = match span.leaf {
         Leaf::Char(c) => c,
         _ => return Vec::new(),
@@ -343,7 +346,7 @@ fn char_values<F: Format>(format: &F, span: &Span) -> Vec<Vec<u8>> {
     ]
     .into_iter()
     .filter(|c| *c != own)
-    .filter_map(|c| format.to_bytes(&c).ok())
+    .filter_map(|c| Some((format!("{c:?}"), format.to_bytes(&c).ok()?)))
     .collect()
 }
 
@@ -488,6 +491,19 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
         }
     }
 
+    /// A lie of `span`'s bytes replaced by `with`, the value they hold
+    /// `shown` in its path: `armor (= 101)`.
+    fn tell_value(&mut self, class: Class, span: &Span, shown: &str, with: &[u8], owed: Owed) {
+        if (self.wanted)(class) {
+            self.told.push(Lie {
+                class,
+                path: format!("{} (= {shown})", span.path),
+                bytes: replaced(self.bytes, span, with),
+                owed,
+            });
+        }
+    }
+
     fn tell_at(&mut self, class: Class, span: &Span, bytes: Vec<u8>, owed: Owed) {
         if (self.wanted)(class) {
             self.told.push(Lie {
@@ -619,8 +635,8 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
                 Role::Char => char_values(format, span),
                 _ => continue,
             };
-            for bytes in values {
-                self.tell(Class::EveryValue, span, &bytes, owed);
+            for (shown, bytes) in values {
+                self.tell_value(Class::EveryValue, span, &shown, &bytes, owed);
             }
         }
     }
@@ -643,10 +659,17 @@ impl<W: Fn(Class) -> bool> Teller<'_, W> {
             .to_vec();
         let long = "a".repeat(300);
         for text in ["", "\0", "é", "€", long.as_str()] {
-            if let Ok(bytes) = format.to_bytes(text) {
-                if bytes != own {
-                    self.tell(Class::EveryValue, &whole, &bytes, policy.another_message());
-                }
+            let Ok(bytes) = format.to_bytes(text) else {
+                continue;
+            };
+            if bytes != own {
+                let shown = if text.len() > 8 {
+                    format!("{} letters", text.len())
+                } else {
+                    format!("{text:?}")
+                };
+                let owed = policy.another_message();
+                self.tell_value(Class::EveryValue, &whole, &shown, &bytes, owed);
             }
         }
     }

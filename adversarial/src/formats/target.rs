@@ -9,6 +9,7 @@ use super::{field_map, lies_of, Format, MapOrder, Owed, Policy, Seen, Span};
 use crate::alloc::peak_during;
 use crate::case::{Case, Class};
 use crate::field_map::FieldMap;
+use crate::oracle::Outcome;
 use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
 use arbitrary::{Arbitrary, Unstructured};
 use serde::de::DeserializeOwned;
@@ -300,6 +301,26 @@ where
 
     fn known_cause(&self, class: Class) -> Option<&'static str> {
         self.format.known_cause(class)
+    }
+
+    /// A known cause explains a failure the format's allowances can make:
+    /// an accept whose input is longer than the value's own encoding
+    /// (bytes after it, an over-long varint, a key given twice), an
+    /// allocation, another refusal. An input read as a value that writes
+    /// as many bytes or more (a value clamped, a tag mapped to another)
+    /// is the reader's own, as is an accept owed a refusal.
+    fn explains(&self, class: Class, bytes: &[u8], outcome: &Outcome) -> Option<&'static str> {
+        let why = self.format.known_cause(class)?;
+        match outcome {
+            Outcome::NonCanonical(_) => match self.decode(bytes) {
+                Verdict::Accepted {
+                    reencoded: Ok(again),
+                } if again.len() < bytes.len() => Some(why),
+                _ => None,
+            },
+            Outcome::OverAllocated { .. } | Outcome::OtherError(_) => Some(why),
+            _ => None,
+        }
     }
 
     fn own_cases(

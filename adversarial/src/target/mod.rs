@@ -173,11 +173,16 @@ pub trait Target: Send + Sync {
     }
 
     /// The known cause ([`Target::known_cause`]) of one failure of
-    /// `class`, when it explains that failure: what the format takes by
-    /// design makes a reader accept, re-encode otherwise, refuse otherwise
-    /// or allocate, never panic, die or hang, so those are always the
-    /// reader's own.
-    fn explains(&self, class: Class, outcome: &crate::oracle::Outcome) -> Option<&'static str> {
+    /// `class` on `bytes`, when it explains that failure: what the format
+    /// takes by design makes a reader accept, re-encode otherwise, refuse
+    /// otherwise or allocate, never panic, die or hang, so those are
+    /// always the reader's own.
+    fn explains(
+        &self,
+        class: Class,
+        _bytes: &[u8],
+        outcome: &crate::oracle::Outcome,
+    ) -> Option<&'static str> {
         use crate::oracle::Outcome;
         let format_made = matches!(
             outcome,
