@@ -265,15 +265,19 @@ pub struct Unmade {
     pub draws: u64,
     /// Draws that made one.
     pub samples: u64,
+    /// Why a draw made none, when the target knows ([`Target::unmade_why`]).
+    pub why: Option<String>,
 }
 
 impl Unmade {
     /// The line a report prints for it.
     #[must_use]
     pub fn text(&self) -> String {
+        let why = self.why.clone().unwrap_or_else(|| {
+            "its writer refused it, or the packet was larger than its max_bytes".into()
+        });
         format!(
-            "{}: {} of {} draws made no sample: the value generated did not encode \
-             (its writer refused it, or the packet was larger than its max_bytes)",
+            "{}: {} of {} draws made no sample: the value generated did not encode ({why})",
             self.target,
             self.draws,
             self.draws.saturating_add(self.samples)
@@ -922,6 +926,7 @@ pub(crate) fn finish_packets(
         report.samples += samples;
         if unmade > 0 {
             report.unmade.push(Unmade {
+                why: target.unmade_why(),
                 target: target.name(),
                 draws: unmade,
                 samples,

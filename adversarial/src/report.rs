@@ -199,6 +199,7 @@ pub fn campaign_json(report: &Report) -> Value {
             "target": u.target,
             "draws": u.draws,
             "samples": u.samples,
+            "why": u.why,
         })).collect::<Vec<_>>(),
         "seconds": report.elapsed.as_secs_f64(),
         "passed": report.passed(),

@@ -157,3 +157,37 @@ fn every_field_that_fails_keeps_a_failure_of_its_own() {
         );
     }
 }
+
+/// A type these formats cannot write: a flattened field.
+#[derive(Clone, Debug, Serialize, Deserialize, Arbitrary)]
+struct Flat {
+    tick: u32,
+    #[serde(flatten)]
+    extra: Extra,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, Arbitrary)]
+struct Extra {
+    hp: u16,
+}
+
+#[test]
+fn a_flattened_type_is_refused_with_the_real_reason() {
+    let run = std::panic::catch_unwind(|| {
+        adversarial::check::campaign(vec![Box::new(target::<Flat, _>(
+            "flat",
+            adversarial::formats::PostcardStrict,
+        ))])
+        .classes(&Class::SERDE)
+        .cases(100)
+        .run()
+    });
+    let payload = run.expect_err("a campaign that made no sample passed");
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(message.contains("no case judged"), "{message}");
+    assert!(message.contains("flatten"), "{message}");
+    assert!(!message.contains("max_bytes"), "{message}");
+}

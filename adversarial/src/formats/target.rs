@@ -31,6 +31,7 @@ pub struct SerdeTarget<T, F> {
     policy: Policy,
     generator: Generator<T>,
     seen: OnceLock<Seen>,
+    unmade: std::sync::Mutex<Option<String>>,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -62,6 +63,7 @@ where
         policy: Policy::default(),
         generator: |u| T::arbitrary(u),
         seen: OnceLock::new(),
+        unmade: std::sync::Mutex::new(None),
         _type: PhantomData,
     }
 }
@@ -86,6 +88,26 @@ impl<T, F> SerdeTarget<T, F> {
     pub const fn generator(mut self, generator: Generator<T>) -> Self {
         self.generator = generator;
         self
+    }
+}
+
+/// Why `format` could not write a value, in its words and, where they
+/// say a length was not known up front, what in a type does that.
+fn unwritable(format: &str, why: &str) -> String {
+    let lower = why.to_lowercase();
+    let no_length = ["length", "size"].iter().any(|w| lower.contains(w))
+        && ["known", "knowable", "must have"]
+            .iter()
+            .any(|w| lower.contains(w));
+    if no_length {
+        format!(
+            "{format}: {why}; a `#[serde(flatten)]` field, an `untagged` or internally tagged \
+             enum, or a map or sequence written without its length: these formats need every \
+             length up front, and read such types only through `deserialize_any`, which they \
+             refuse"
+        )
+    } else {
+        format!("{format}: {why}")
     }
 }
 
@@ -234,8 +256,12 @@ where
 
     fn generate(&self, u: &mut Unstructured<'_>) -> arbitrary::Result<Sample> {
         let value = (self.generator)(u)?;
-        let (bytes, spans) =
-            field_map(&self.format, &value).map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        let (bytes, spans) = field_map(&self.format, &value).map_err(|why| {
+            if let Ok(mut first) = self.unmade.lock() {
+                first.get_or_insert_with(|| unwritable(self.format.name(), &why));
+            }
+            arbitrary::Error::IncorrectFormat
+        })?;
         self.remember(&bytes, Rc::new(spans));
         Ok(Sample {
             bytes,
@@ -293,6 +319,10 @@ where
 
     fn classes(&self) -> &'static [Class] {
         &Class::SERDE
+    }
+
+    fn unmade_why(&self) -> Option<String> {
+        self.unmade.lock().ok()?.clone()
     }
 
     fn allocation_bound(&self, len: usize) -> usize {

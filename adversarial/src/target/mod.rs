@@ -172,6 +172,12 @@ pub trait Target: Send + Sync {
         None
     }
 
+    /// Why a draw of its generator made no sample, when it knows: the
+    /// writer's own words for the first value that did not encode.
+    fn unmade_why(&self) -> Option<String> {
+        None
+    }
+
     /// The known cause ([`Target::known_cause`]) of one failure of
     /// `class` on `bytes`, when it explains that failure: what the format
     /// takes by design makes a reader accept, re-encode otherwise, refuse
