@@ -11,7 +11,7 @@
 
 use crate::field_map::{Field, Kind};
 use crate::report;
-use crate::target::{Inspection, Verdict};
+use crate::target::{Inspection, ListedField, Verdict};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::io::{self, Write};
 
@@ -41,6 +41,73 @@ fn fill(kind: &Kind) -> &'static str {
         Kind::Bytes | Kind::StringPayload | Kind::WideUnit => "#ffcc80",
         Kind::StringLength { .. } | Kind::WideLength { .. } => "#80deea",
         Kind::Bits | Kind::Wide | Kind::WideTop { .. } => "#bcaaa4",
+    }
+}
+
+/// The fill of a listed field (a serde leaf), by its role's first word.
+fn listed_fill(role: &str) -> &'static str {
+    match role.split(' ').next().unwrap_or_default() {
+        "seq-length" | "map-length" | "str-length" | "bytes-length" => "#80deea",
+        "variant-tag" | "option-tag" => "#b39ddb",
+        "bool" => "#ffe082",
+        "int" => "#90caf9",
+        "float" => "#a5d6a7",
+        _ => "#ffcc80",
+    }
+}
+
+/// One field as drawn: a `codec` field, or a field another target lists.
+struct Drawn {
+    name: String,
+    offset: u64,
+    end: u64,
+    shown: String,
+    detail: String,
+    fill: &'static str,
+}
+
+impl Drawn {
+    fn of_field(field: &Field) -> Self {
+        Self {
+            name: field.name.to_string(),
+            offset: field.offset,
+            end: field.end(),
+            shown: format!("{} = {}", field.name, report::shown_value(field)),
+            detail: format!(
+                "bits {}..{} ({} bits), {}, {}",
+                field.offset,
+                field.end(),
+                field.width,
+                field.kind.label(),
+                field.role.label()
+            ),
+            fill: fill(&field.kind),
+        }
+    }
+
+    fn of_listed(field: &ListedField) -> Self {
+        let end = field.offset.saturating_add(field.width);
+        Self {
+            name: field.path.clone(),
+            offset: field.offset,
+            end,
+            shown: format!("{} = {}", field.path, field.value),
+            detail: format!(
+                "bits {}..{end} ({} bits), {}",
+                field.offset, field.width, field.role
+            ),
+            fill: listed_fill(&field.role),
+        }
+    }
+}
+
+/// The fields of `inspection` as drawn: its field map's, else the ones it
+/// lists (a serde target's leaves).
+fn drawn(inspection: &Inspection) -> Vec<Drawn> {
+    if inspection.map.fields.is_empty() {
+        inspection.listed.iter().map(Drawn::of_listed).collect()
+    } else {
+        inspection.map.fields.iter().map(Drawn::of_field).collect()
     }
 }
 
@@ -91,19 +158,15 @@ fn label(out: &mut impl Write, x: u64, row: u64, words: &str) -> io::Result<()> 
 /// first span.
 fn field_group(
     out: &mut impl Write,
-    field: &Field,
+    field: &Drawn,
     rows: u64,
     refused_here: bool,
     error: &str,
 ) -> io::Result<()> {
-    let shown = format!("{} = {}", field.name, report::shown_value(field));
+    let shown = &field.shown;
     let title = format!(
-        "{shown}\nbits {}..{} ({} bits), {}, {}{}",
-        field.offset,
-        field.end(),
-        field.width,
-        field.kind.label(),
-        field.role.label(),
+        "{shown}\n{}{}",
+        field.detail,
         if refused_here {
             format!("\n{error}")
         } else {
@@ -118,17 +181,13 @@ fn field_group(
         } else {
             "field"
         },
-        attr(field.name),
+        attr(&field.name),
         field.offset,
-        field.width,
+        field.end.saturating_sub(field.offset),
         text(&title)
     )?;
-    let colour = if refused_here {
-        "#ef5350"
-    } else {
-        fill(&field.kind)
-    };
-    let spans = row_spans(field.offset, field.end().max(field.offset + 1));
+    let colour = if refused_here { "#ef5350" } else { field.fill };
+    let spans = row_spans(field.offset, field.end.max(field.offset + 1));
     for (i, (row, from, to)) in spans.take_while(|(row, _, _)| *row < rows).enumerate() {
         span_rect(out, row, from, to, colour)?;
         if i == 0 {
@@ -161,10 +220,10 @@ pub fn write_packet_svg(
     inspection: &Inspection,
 ) -> io::Result<()> {
     let total_bits = bytes.len() as u64 * 8;
-    let fields = &inspection.map.fields;
+    let fields = drawn(inspection);
     let mapped_bits = fields
         .iter()
-        .map(Field::end)
+        .map(|f| f.end)
         .chain([total_bits])
         .max()
         .unwrap_or(0);
@@ -217,11 +276,9 @@ pub fn write_packet_svg(
     // The field the reader refused: the one holding the refusal's bit. A
     // read that ran past the end left no field; the bar and the error
     // (which names the field) say where.
-    let refused_field = refused.as_ref().and_then(|(at, _)| {
-        fields
-            .iter()
-            .rposition(|f| f.offset <= *at && *at < f.end())
-    });
+    let refused_field = refused
+        .as_ref()
+        .and_then(|(at, _)| fields.iter().rposition(|f| f.offset <= *at && *at < f.end));
     for (i, field) in fields.iter().enumerate() {
         if field.offset < rows * ROW_BITS {
             field_group(out, field, rows, refused_field == Some(i), error)?;

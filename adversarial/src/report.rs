@@ -482,8 +482,8 @@ pub fn verdict_text(inspection: &Inspection) -> String {
             let plain = format!("{}{at}", r.cause);
             // A cause that only says "refused" (a serde format's) is not
             // said twice.
-            if r.cause == "refused" && r.at.is_none() {
-                return format!("refused{field}: {}", r.message);
+            if r.cause == "refused" {
+                return format!("refused{at}{field}: {}", r.message);
             }
             let detail = if r.message == plain {
                 String::new()

@@ -314,6 +314,14 @@ fn decode_inspect_and_replay_say_what_the_campaign_says() {
         said.contains(&format!("FAIL {words}")),
         "replay said {said}"
     );
+    // inspect maps the file's own bytes: the tick in the two it took.
+    let (_, json) = cli(&["inspect", "--json", &path]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let tick = &json["fields"][0];
+    assert_eq!(
+        (tick["path"].as_str(), tick["width"].as_u64()),
+        (Some("tick"), Some(16))
+    );
 
     // Refused: a throttle of 101; the cause is said once.
     let mut over = honest.clone();
@@ -324,6 +332,17 @@ fn decode_inspect_and_replay_say_what_the_campaign_says() {
         assert_eq!(code, owed, "{command}: {said}");
         assert!(said.contains("refused"), "{command}: {said}");
         assert!(!said.contains("refused: refused"), "{command}: {said}");
+    }
+    // inspect maps what was read up to the refusal, and says where it
+    // stopped, in the game's own words.
+    let (_, table) = cli(&["inspect", &path]);
+    for line in [
+        "tick",
+        "player",
+        "throttle 101 above 100",
+        "stopped in throttle, byte 8",
+    ] {
+        assert!(table.contains(line), "{line} missing from\n{table}");
     }
 
     // Over-allocating: bincode 1.3 passes a claimed entity count on to

@@ -86,6 +86,88 @@ const PREALLOCATION: &str = "serde's Vec visitor preallocates up to 1 MiB for a 
 the bytes left, limit or not: postcard clamps it; here, bound the datagram's claims yourself or \
 budget 1 MiB per read";
 
+/// postcard's slice reader, counting the bytes it takes for a trace.
+struct Counted<'de>(postcard::de_flavors::Slice<'de>);
+
+impl<'de> postcard::de_flavors::Flavor<'de> for Counted<'de> {
+    type Remainder = &'de [u8];
+    type Source = &'de [u8];
+
+    fn pop(&mut self) -> postcard::Result<u8> {
+        let byte = self.0.pop()?;
+        super::trace::took(1);
+        Ok(byte)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+
+    fn try_take_n(&mut self, ct: usize) -> postcard::Result<&'de [u8]> {
+        let taken = self.0.try_take_n(ct)?;
+        super::trace::took(ct);
+        Ok(taken)
+    }
+
+    fn finalize(self) -> postcard::Result<&'de [u8]> {
+        self.0.finalize()
+    }
+}
+
+/// A slice as an `io::Read` that counts the bytes it gives, for a trace.
+struct CountingRead<'a>(&'a [u8]);
+
+impl std::io::Read for CountingRead<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        super::trace::took(n);
+        Ok(n)
+    }
+}
+
+type Traced<T> = super::trace::Traced<T>;
+
+fn postcard_trace<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    use serde::Deserialize;
+    let flavor = Counted(postcard::de_flavors::Slice::new(bytes));
+    let mut deserializer = postcard::Deserializer::from_flavor(flavor);
+    Traced::<T>::deserialize(&mut deserializer)
+        .map(|t| t.0)
+        .map_err(words)
+}
+
+fn bincode1_trace<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .allow_trailing_bytes()
+        .deserialize_from::<_, Traced<T>>(CountingRead(bytes))
+        .map(|t| t.0)
+        .map_err(words)
+}
+
+fn bincode1_varint_trace<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .deserialize_from::<_, Traced<T>>(CountingRead(bytes))
+        .map(|t| t.0)
+        .map_err(words)
+}
+
+fn bincode2_trace<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let config = bincode2::config::standard();
+    bincode2::serde::decode_from_std_read::<Traced<T>, _, _>(&mut CountingRead(bytes), config)
+        .map(|t| t.0)
+        .map_err(words)
+}
+
+fn bincode2_fixint_trace<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let config = bincode2::config::standard().with_fixed_int_encoding();
+    bincode2::serde::decode_from_std_read::<Traced<T>, _, _>(&mut CountingRead(bytes), config)
+        .map(|t| t.0)
+        .map_err(words)
+}
+
 fn postcard_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
     postcard::to_allocvec(value).map_err(words)
 }
@@ -117,7 +199,7 @@ fn bincode2_fixint_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Stri
 macro_rules! adapter {
     (
         $(#[$doc:meta])*
-        $adapter:ident, $name:literal, $encode:ident, $to_vec:ident,
+        $adapter:ident, $name:literal, $encode:ident, $to_vec:ident, $trace:ident,
         trailing: $trailing:literal, varint: $varint:expr,
         known: { $($class:pat => $why:expr,)* },
         |$bytes:ident| $decode:expr
@@ -161,6 +243,13 @@ macro_rules! adapter {
                 $trailing
             }
 
+            fn trace<T: Serialize + DeserializeOwned>(
+                &self,
+                bytes: &[u8],
+            ) -> Option<(Result<T, String>, super::trace::Trace)> {
+                Some(super::trace::traced(|| $trace(bytes)))
+            }
+
             fn known_cause(&self, class: Class) -> Option<&'static str> {
                 match class {
                     $($class => Some($why),)*
@@ -178,7 +267,7 @@ macro_rules! adapter {
 adapter!(
     /// postcard 1 read with `from_bytes`, which ignores bytes after the
     /// message.
-    Postcard, "postcard", postcard_encode, postcard_vec,
+    Postcard, "postcard", postcard_encode, postcard_vec, postcard_trace,
     trailing: true, varint: Some(Varint::Leb128),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -193,7 +282,7 @@ adapter!(
 
 adapter!(
     /// postcard 1 read with `take_from_bytes`, refusing any byte left over.
-    PostcardStrict, "postcard-strict", postcard_encode, postcard_vec,
+    PostcardStrict, "postcard-strict", postcard_encode, postcard_vec, postcard_trace,
     trailing: false, varint: Some(Varint::Leb128),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -213,7 +302,7 @@ adapter!(
     /// bytes than it needs, a key given twice) is refused; a map's entries
     /// may come in any order. The configuration that passes every
     /// class of the example at the default policy.
-    PostcardCanonical, "postcard-canonical", postcard_encode, postcard_vec,
+    PostcardCanonical, "postcard-canonical", postcard_encode, postcard_vec, postcard_trace,
     trailing: false, varint: Some(Varint::Leb128),
     known: {
         Class::LengthBomb | Class::BitFlip | Class::LengthOffByOne => MAP_PREALLOCATION,
@@ -253,7 +342,7 @@ adapter!(
     /// bincode 1.3's `serialize` and `deserialize`: fixed-width
     /// little-endian integers, lengths as u64, no limit, bytes after the
     /// message accepted.
-    Bincode1, "bincode1", bincode1_encode, bincode1_vec,
+    Bincode1, "bincode1", bincode1_encode, bincode1_vec, bincode1_trace,
     trailing: true, varint: None,
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -271,7 +360,7 @@ adapter!(
 adapter!(
     /// bincode 1.3's `DefaultOptions::new()`: varints, bytes after the
     /// message refused, no limit.
-    Bincode1Varint, "bincode1-varint", bincode1_varint_encode, bincode1_varint_vec,
+    Bincode1Varint, "bincode1-varint", bincode1_varint_encode, bincode1_varint_vec, bincode1_varint_trace,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -289,7 +378,7 @@ adapter!(
     /// As [`Bincode1Varint`], `.with_limit(LIMIT)`. bincode 1.3.3 reads a
     /// slice with no limit whatever this says (the slice bounds what it
     /// reads): the limit counts only for `deserialize_from` a reader.
-    Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode, bincode1_varint_vec,
+    Bincode1VarintLimited, "bincode1-varint-limited", bincode1_varint_encode, bincode1_varint_vec, bincode1_varint_trace,
     trailing: false, varint: Some(Varint::Bincode),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -309,7 +398,7 @@ adapter!(
 adapter!(
     /// bincode 2's `serde::decode_from_slice` with `config::standard()`: the
     /// count it read is the caller's to check, and this caller does not.
-    Bincode2, "bincode2", bincode2_encode, bincode2_vec,
+    Bincode2, "bincode2", bincode2_encode, bincode2_vec, bincode2_trace,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -330,7 +419,7 @@ adapter!(
 
 adapter!(
     /// As [`Bincode2`], `.with_limit::<LIMIT>()`.
-    Bincode2Limited, "bincode2-limited", bincode2_encode, bincode2_vec,
+    Bincode2Limited, "bincode2-limited", bincode2_encode, bincode2_vec, bincode2_trace,
     trailing: true, varint: Some(Varint::Bincode),
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,
@@ -352,7 +441,7 @@ adapter!(
     /// bincode 2's `serde::decode_from_slice` with `config::standard()`,
     /// fixed-width integers and `.with_limit::<LIMIT>()`, refusing any byte
     /// left over: no varint to spell two ways, no claim past the limit.
-    Bincode2Strict, "bincode2-strict", bincode2_fixint_encode, bincode2_fixint_vec,
+    Bincode2Strict, "bincode2-strict", bincode2_fixint_encode, bincode2_fixint_vec, bincode2_fixint_trace,
     trailing: false, varint: None,
     known: {
         Class::DuplicateKey => DUPLICATE_KEY,

@@ -13,6 +13,7 @@ mod nesting;
 pub mod sorted;
 pub mod span;
 mod target;
+pub mod trace;
 pub mod varint;
 
 pub use adapters::{
@@ -181,6 +182,18 @@ pub trait Format {
 
     /// Whether its call takes a message with bytes after it, by design.
     fn accepts_trailing_bytes(&self) -> bool;
+
+    /// Reads `bytes` as its call does, through a reader that counts the
+    /// bytes it takes ([`trace::took`]), with the value wrapped in
+    /// [`trace::Traced`], inside [`trace::traced`]: the field map of the
+    /// bytes as read, where a refused read stopped, and the type's own
+    /// error words. `None` (the default) when the format cannot count.
+    fn trace<T: Serialize + DeserializeOwned>(
+        &self,
+        _bytes: &[u8],
+    ) -> Option<(Result<T, String>, trace::Trace)> {
+        None
+    }
 
     /// How it writes integers wider than a byte, lengths and variant
     /// indices: `None` when at fixed width.

@@ -299,13 +299,36 @@ where
         Some(value.and_then(|value| self.format.to_bytes(&value)))
     }
 
+    /// The field map of `bytes` as they were read (up to where a refused
+    /// read stopped, which the refusal then names with the type's own
+    /// words), when the format traces its reads; else of the value's
+    /// re-encoding, for an accepted message.
     fn inspect(&self, bytes: &[u8]) -> Inspection {
-        let verdict = self.decode(bytes);
-        let listed = match (&verdict, self.format.decode::<T>(bytes)) {
-            (Verdict::Accepted { .. }, Ok(value)) => field_map(&self.format, &value)
-                .map(|(_, spans)| spans.iter().map(Span::listed).collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
+        let mut verdict = self.decode(bytes);
+        let listed = match self.format.trace::<T>(bytes) {
+            Some((_, trace)) => {
+                if let (Verdict::Refused(refusal), Some((words, path, byte))) =
+                    (&mut verdict, &trace.error)
+                {
+                    if *words != refusal.message {
+                        refusal.message = format!("{}: {words}", refusal.message);
+                    }
+                    let place = if path.is_empty() {
+                        format!("byte {byte}")
+                    } else {
+                        format!("{path}, byte {byte}")
+                    };
+                    refusal.message = format!("{} (stopped in {place})", refusal.message);
+                    refusal.at = u64::try_from(*byte).ok().map(|b| b.saturating_mul(8));
+                }
+                trace.spans.iter().map(Span::listed).collect()
+            }
+            None => match (&verdict, self.format.decode::<T>(bytes)) {
+                (Verdict::Accepted { .. }, Ok(value)) => field_map(&self.format, &value)
+                    .map(|(_, spans)| spans.iter().map(Span::listed).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            },
         };
         Inspection {
             map: FieldMap::default(),
