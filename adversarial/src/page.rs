@@ -86,7 +86,43 @@ fn bar(i: usize, value: f64, style: ShapeStyle) -> Rectangle<(f64, SegmentValue<
     )
 }
 
-/// One panel of [`chart`]: `slots` rows, from 0.5 to twice `most` across.
+/// A tick's number with its thousands grouped: `1,000,000`.
+fn grouped(v: f64) -> String {
+    let digits = format!("{v:.0}");
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The power of ten at or above `most` (at least 10): a log axis that ends
+/// on a labelled tick, so that no bar runs past the last number shown.
+fn axis_end(most: f64) -> f64 {
+    let mut end = 10.0;
+    while end < most {
+        end *= 10.0;
+    }
+    end
+}
+
+/// The labels a log axis up to [`axis_end`] of `most` needs for one at
+/// each power of ten, its end included.
+fn decades(most: f64) -> usize {
+    let mut n = 2;
+    let mut end = 10.0;
+    while end < most {
+        end *= 10.0;
+        n += 1;
+    }
+    n
+}
+
+/// One panel of [`chart`]: `slots` rows, from 0.5 to the power of ten at
+/// or above `most` across.
 fn panel<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     caption: &str,
@@ -97,9 +133,14 @@ fn panel<'a, 'b>(
     ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 15))
         .margin(10)
+        // Room for the last tick's number, centred on the axis's end.
+        .margin_right(36)
         .x_label_area_size(30)
         .y_label_area_size(label_width)
-        .build_cartesian_2d((0.5..most * 2.0).log_scale(), (0..slots).into_segmented())
+        .build_cartesian_2d(
+            (0.5..axis_end(most)).log_scale(),
+            (0..slots).into_segmented(),
+        )
         .ok()
 }
 
@@ -123,7 +164,7 @@ fn chart(report: &Report) -> String {
     let slots = rows.len().max(1);
     let height = 70 + 18 * slots as u32;
     let most_cases = rows.iter().map(|r| r.1).max().unwrap_or(1).max(10) as f64;
-    let most_other = rows.iter().map(|r| r.2).max().unwrap_or(0).max(10) as f64;
+    let most_other = rows.iter().map(|r| r.2 + 1).max().unwrap_or(0).max(10) as f64;
     let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let mut svg = String::new();
     {
@@ -139,8 +180,8 @@ fn chart(report: &Report) -> String {
                     SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
                     _ => String::new(),
                 })
-                .x_labels(4)
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_labels(decades(most_cases))
+                .x_label_formatter(&|v| grouped(*v))
                 .draw();
             let _ = chart.draw_series(
                 rows.iter()
@@ -153,8 +194,8 @@ fn chart(report: &Report) -> String {
             let _ = chart
                 .configure_mesh()
                 .disable_y_mesh()
-                .x_labels(3)
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_labels(decades(most_other))
+                .x_label_formatter(&|v| grouped(*v))
                 .draw();
             let _ = chart.draw_series(
                 rows.iter()

@@ -193,3 +193,67 @@ fn one_failure_among_millions_of_cases_is_a_red_bar_a_reader_sees() {
         "one failure draws shorter than a million: {red:?}"
     );
 }
+
+#[test]
+fn every_bar_ends_within_the_numbers_its_axis_shows() {
+    use adversarial::campaign::{Failing, Tally};
+    let tally = |cases: u64, failing: u64| Tally {
+        cases,
+        as_owed: cases - failing,
+        failing: [(Failing::NonCanonical, failing)].into(),
+        ..Tally::default()
+    };
+    let report = Report {
+        rows: vec![
+            ("packets", Class::BitFlip, tally(3_000_000, 1_100_000)),
+            ("packets", Class::TrailingBytes, tally(1_500_000, 0)),
+            ("save", Class::BitFlip, tally(30, 2)),
+        ],
+        ..Report::default()
+    };
+    let settings = Settings {
+        budget: "60 s".into(),
+        isolation: "workers".into(),
+        command: "adversarial campaign".into(),
+        program: "adversarial".into(),
+    };
+    let page = Html::parse_document(&campaign_html(&report, &settings, |_| None));
+    let number = |s: &str| s.trim().replace(',', "").parse::<f64>().ok();
+    // Each panel's largest tick number, and where it stands.
+    let ticks: Vec<(f64, f64)> = page
+        .select(&Selector::parse("#chart svg text").unwrap())
+        .filter_map(|t| {
+            let value = number(&t.text().collect::<String>())?;
+            Some((t.value().attr("x")?.parse().ok()?, value))
+        })
+        .collect();
+    for (fill, most) in [("#00FF00", 3_000_000.0), ("#FF0000", 1_100_000.0)] {
+        let bars: Vec<(f64, f64)> = page
+            .select(&Selector::parse(&format!("#chart svg rect[fill=\"{fill}\"]")).unwrap())
+            .map(|r| {
+                let x: f64 = r.value().attr("x").unwrap().parse().unwrap();
+                let w: f64 = r.value().attr("width").unwrap().parse().unwrap();
+                (x, x + w)
+            })
+            .collect();
+        let left = bars.iter().map(|b| b.0).fold(f64::MAX, f64::min);
+        let right = bars.iter().map(|b| b.1).fold(0.0, f64::max);
+        // The panel's ticks: the chart is 960 wide, its left panel 640.
+        let panel: Vec<&(f64, f64)> = ticks
+            .iter()
+            .filter(|(x, _)| *x >= left && (left >= 640.0 || *x < 640.0))
+            .collect();
+        let (last_x, last) = panel
+            .iter()
+            .copied()
+            .fold((0.0, 0.0), |a, b| if b.0 > a.0 { *b } else { a });
+        assert!(
+            last >= most,
+            "{fill}: the axis shows up to {last}, a bar is {most}"
+        );
+        assert!(
+            right <= last_x + 1.0,
+            "{fill}: a bar ends at {right}, the last number at {last_x}"
+        );
+    }
+}

@@ -191,3 +191,30 @@ fn a_flattened_type_is_refused_with_the_real_reason() {
     assert!(message.contains("flatten"), "{message}");
     assert!(!message.contains("max_bytes"), "{message}");
 }
+
+#[test]
+fn the_page_draws_a_serde_failure_field_by_field() {
+    let targets: Vec<Box<dyn adversarial::target::Target>> =
+        vec![Box::new(target::<Levels, _>("levels", Postcard))];
+    let report = campaign::run(&Config {
+        targets: vec![Box::new(target::<Levels, _>("levels", Postcard))],
+        classes: vec![Class::EveryValue],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
+        seed: 5,
+        budget: Budget::Cases(200),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+        jobs: 1,
+    });
+    let failure = report.failures.first().expect("a failure to draw");
+    let picture = adversarial::page::failure_picture(&targets, failure).expect("a picture");
+    let fields = picture.matches("class=\"field\"").count();
+    assert_eq!(fields, 5, "one group per level read:\n{picture}");
+    // Named as the reader reads them: an array of five.
+    for name in ["\"0\"", "\"4\""] {
+        assert!(picture.contains(&format!("data-name={name}")), "{name}");
+    }
+}
