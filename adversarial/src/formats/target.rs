@@ -91,6 +91,12 @@ impl<T, F> SerdeTarget<T, F> {
     }
 }
 
+/// What serde's own maps do with entries out of order.
+const KEYS_RESORTED: &str = "serde's BTreeMap and HashMap take a map's entries in any order and \
+keep them in their own (a BTreeMap re-sorts them), by design, and so does a reader that compares \
+the re-encoding entry for entry: under MapOrder::Sorted, read the map with a `deserialize_with` \
+that refuses a key not above the one before (as the example's scores are read)";
+
 /// Why `format` could not write a value, in its words and, where they
 /// say a length was not known up front, what in a type does that.
 fn unwritable(format: &str, why: &str) -> String {
@@ -353,7 +359,10 @@ where
     }
 
     fn known_cause(&self, class: Class) -> Option<&'static str> {
-        self.format.known_cause(class)
+        match class {
+            Class::KeysOutOfOrder => Some(KEYS_RESORTED),
+            _ => self.format.known_cause(class),
+        }
     }
 
     /// A known cause explains a failure the format's allowances can make:
@@ -363,8 +372,10 @@ where
     /// as many bytes or more (a value clamped, a tag mapped to another)
     /// is the reader's own, as is an accept owed a refusal.
     fn explains(&self, class: Class, bytes: &[u8], outcome: &Outcome) -> Option<&'static str> {
-        let why = self.format.known_cause(class)?;
+        let why = self.known_cause(class)?;
         match outcome {
+            // Entries swapped read as the map they were: serde's, re-sorted.
+            Outcome::NonCanonical(_) if class == Class::KeysOutOfOrder => Some(why),
             Outcome::NonCanonical(_) => match self.decode(bytes) {
                 Verdict::Accepted {
                     reencoded: Ok(again),
