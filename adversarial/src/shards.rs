@@ -172,7 +172,11 @@ fn failing_kind(name: &str) -> Result<Failing, String> {
         .ok_or_else(|| format!("{name:?} is no kind of failure"))
 }
 
-fn sample_of(value: &Value, wanted: usize) -> Result<Judged<(usize, String)>, String> {
+/// A kept failing case as a shard's file holds it: its place among its
+/// class's cases, and the field its lie was told in.
+type Kept = (usize, String);
+
+fn sample_of(value: &Value, wanted: usize) -> Result<Judged<Kept>, String> {
     let (index, tallies, failing) = match list(value, "a sample")?.as_slice() {
         [index, tallies, failing] => (index, tallies, failing),
         [index] => {
@@ -189,7 +193,7 @@ fn sample_of(value: &Value, wanted: usize) -> Result<Judged<(usize, String)>, St
             ))
         }
     };
-    let mut classes: Vec<(Tally, Vec<(Failing, (usize, String))>)> = list(tallies, "classes")?
+    let mut classes: Vec<(Tally, Vec<(Failing, Kept)>)> = list(tallies, "classes")?
         .iter()
         .map(|t| Ok((tally_from(t, failing_kind)?, Vec::new())))
         .collect::<Result<_, String>>()?;

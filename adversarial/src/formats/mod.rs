@@ -150,7 +150,7 @@ pub trait Format {
     /// Writes `value` into `tape` through the format crate, byte by byte
     /// as it goes (the field map watches the tape's length), in the order
     /// the value makes its calls: [`field_map`] hands it a value whose maps
-    /// are [`sorted`] already.
+    /// are [`sorted()`] already.
     ///
     /// # Errors
     ///
@@ -207,7 +207,7 @@ pub trait Format {
     }
 
     /// `value` as the format writes it, each map's entries in key order
-    /// ([`sorted`]): the one encoding the harness holds a message to.
+    /// ([`sorted()`]): the one encoding the harness holds a message to.
     ///
     /// # Errors
     ///

@@ -2,10 +2,10 @@
 //! their keys, whatever order the map iterates in. A `HashMap` iterates in
 //! an order its random hasher picks anew for every map, so its honest
 //! encoding is not one sequence of bytes; the harness writes each message
-//! through [`sorted`], so that the same seed makes the same messages and
+//! through [`sorted()`], so that the same seed makes the same messages and
 //! a value read back writes the very bytes it was written as.
 //!
-//! [`sorted`] records the calls a value makes on a serializer (serde's
+//! [`sorted()`] records the calls a value makes on a serializer (serde's
 //! data model, names and variant indices included) into a [`Content`]
 //! tree, sorting each map's entries by [`Content::order`] as it goes; the
 //! tree then makes the same calls on the real serializer. The order is the

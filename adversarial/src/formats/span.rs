@@ -148,7 +148,7 @@ impl Span {
 }
 
 /// `value` as `format` writes it, each map's entries in key order
-/// ([`super::sorted`]), and the span of each of its leaves, in the order
+/// ([`super::sorted()`]), and the span of each of its leaves, in the order
 /// written.
 ///
 /// # Errors

@@ -1,6 +1,6 @@
 //! The field map of a message as it is read: a `Deserializer` wrapper
 //! that lets the real format read the type and, around each call, notes
-//! how many bytes the format's reader had taken ([`taken`], counted by the
+//! how many bytes the format's reader had taken ([`took`], counted by the
 //! adapter's reader), so that every byte read belongs to one leaf of the
 //! value; where a read stops, the path it was in; and the words of the
 //! type's own error (`Error::custom`), which some formats do not keep.
