@@ -199,6 +199,24 @@ pub struct Failure {
     pub read: Option<String>,
 }
 
+/// A refusal's words as the target's `inspect` gives them, which may say
+/// more than the judged read did (a serde type's own error words, and
+/// where its read stopped, where the format drops them).
+fn with_own_words(target: &dyn Target, bytes: &[u8], outcome: Outcome) -> Outcome {
+    let Outcome::OtherError(refusal) = outcome else {
+        return outcome;
+    };
+    match crate::panics::caught(|| target.inspect(bytes)).map(|i| i.verdict) {
+        Ok(crate::target::Verdict::Refused(inspected)) if inspected.cause == refusal.cause => {
+            Outcome::OtherError(crate::target::Refusal {
+                message: inspected.message,
+                ..refusal
+            })
+        }
+        _ => Outcome::OtherError(refusal),
+    }
+}
+
 /// The most characters of an accepted value a failure shows.
 pub const READ_SHOWN: usize = 240;
 
@@ -952,6 +970,7 @@ pub(crate) fn finish_packets(
                 .crash_dir
                 .as_deref()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
+            let outcome = with_own_words(*target, &case.bytes, outcome);
             let cause = target.explains(class, &case.bytes, &outcome);
             if let Some(why) = cause {
                 let known = (target.name(), class, why);

@@ -218,3 +218,35 @@ fn the_page_draws_a_serde_failure_field_by_field() {
         assert!(picture.contains(&format!("data-name={name}")), "{name}");
     }
 }
+
+#[test]
+fn a_refusal_owed_acceptance_says_the_types_own_words() {
+    use adversarial::formats::game::Snapshot;
+    // The default policy: a map's entries in any order are one message,
+    // which the example's scores reader refuses (a true finding under it).
+    let report = campaign::run(&Config {
+        targets: vec![Box::new(target::<Snapshot, _>(
+            "snapshot",
+            adversarial::formats::PostcardStrict,
+        ))],
+        classes: vec![Class::KeysOutOfOrder],
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
+        seed: 1,
+        budget: Budget::Cases(200),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+        jobs: 1,
+    });
+    let text = failures_text(&report);
+    assert!(
+        report.failures.iter().any(|f| matches!(
+            &f.outcome,
+            Outcome::OtherError(r) if r.message.contains("map keys not strictly increasing")
+                && r.message.contains("stopped in scores")
+        )),
+        "{text}"
+    );
+}
