@@ -42,24 +42,7 @@ pub(crate) fn field_of(lie: &str) -> String {
     let Some((_, path)) = lie.split_once(" in ") else {
         return String::new();
     };
-    let path = path.split(" (").next().unwrap_or(path);
-    let mut out = String::with_capacity(path.len());
-    let mut inside = false;
-    for c in path.chars() {
-        match c {
-            '[' => {
-                inside = true;
-                out.push('[');
-            }
-            ']' => {
-                inside = false;
-                out.push(']');
-            }
-            _ if inside => {}
-            c => out.push(c),
-        }
-    }
-    out
+    crate::case::shape(path.split(" (").next().unwrap_or(path))
 }
 
 /// How many failing cases of one kind in one field are kept.
@@ -971,7 +954,9 @@ pub(crate) fn finish_packets(
                 .as_deref()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             let outcome = with_own_words(*target, &case.bytes, outcome);
-            let cause = target.explains(class, &case.bytes, &outcome);
+            let cause = outcome
+                .failing()
+                .and_then(|failing| target.explains(class, &case.bytes, failing));
             if let Some(why) = cause {
                 let known = (target.name(), class, why);
                 if !report.known_causes.contains(&known) {

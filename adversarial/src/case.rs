@@ -2,6 +2,28 @@
 //! the reader owes it. [`crate::mutate`] builds a `codec` protocol's cases,
 //! a target with its own lies ([`crate::target::Target::own_cases`]) its own.
 
+/// A path with its indices taken out: `entities[3].health` is
+/// `entities[].health`.
+pub(crate) fn shape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut inside = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                inside = true;
+                out.push('[');
+            }
+            ']' => {
+                inside = false;
+                out.push(']');
+            }
+            _ if inside => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A mutation class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Class {
@@ -298,5 +320,56 @@ mod tests {
             "SERDE in table order"
         );
         assert_eq!(Class::SERDE.first(), Some(&Class::Valid));
+    }
+}
+
+/// How a packet case failed: the kinds a campaign's [`crate::campaign::Tally`]
+/// counts, one column each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Failing {
+    /// Refused, but not with the error owed.
+    OtherError,
+    /// Accepted where a refusal was owed.
+    Accepted,
+    /// Panicked.
+    Panicked,
+    /// Accepted, but re-encoded differently.
+    NonCanonical,
+    /// Allocated beyond the bound.
+    OverAllocated,
+    /// The process running the read died (abort, stack overflow, signal).
+    Aborted,
+    /// The process running the read ran out of memory.
+    OutOfMemory,
+    /// No answer within the per-case deadline.
+    TimedOut,
+}
+
+impl Failing {
+    /// Every kind, in the table's order.
+    pub const ALL: [Self; 8] = [
+        Self::OtherError,
+        Self::Accepted,
+        Self::Panicked,
+        Self::NonCanonical,
+        Self::OverAllocated,
+        Self::Aborted,
+        Self::OutOfMemory,
+        Self::TimedOut,
+    ];
+
+    /// Its name in the campaign's JSON.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::OtherError => "other_error",
+            Self::Accepted => "accepted",
+            Self::Panicked => "panics",
+            Self::NonCanonical => "non_canonical",
+            Self::OverAllocated => "over_allocated",
+            Self::Aborted => "aborted",
+            Self::OutOfMemory => "out_of_memory",
+            Self::TimedOut => "timed_out",
+        }
     }
 }

@@ -8,6 +8,7 @@ use crate::target::{Refusal, Target, Verdict};
 use std::time::Duration;
 
 pub use crate::alloc::{allocation_bound, ALLOC_BYTES_PER_INPUT_BYTE, ALLOC_SLACK_BYTES};
+pub use crate::case::Failing;
 
 /// How a case came out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,57 +61,6 @@ impl Outcome {
             Self::OutOfMemory(_) => Failing::OutOfMemory,
             Self::TimedOut(_) => Failing::TimedOut,
         })
-    }
-}
-
-/// How a packet case failed: the kinds a campaign's [`crate::campaign::Tally`]
-/// counts, one column each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Failing {
-    /// Refused, but not with the error owed.
-    OtherError,
-    /// Accepted where a refusal was owed.
-    Accepted,
-    /// Panicked.
-    Panicked,
-    /// Accepted, but re-encoded differently.
-    NonCanonical,
-    /// Allocated beyond the bound.
-    OverAllocated,
-    /// The process running the read died (abort, stack overflow, signal).
-    Aborted,
-    /// The process running the read ran out of memory.
-    OutOfMemory,
-    /// No answer within the per-case deadline.
-    TimedOut,
-}
-
-impl Failing {
-    /// Every kind, in the table's order.
-    pub const ALL: [Self; 8] = [
-        Self::OtherError,
-        Self::Accepted,
-        Self::Panicked,
-        Self::NonCanonical,
-        Self::OverAllocated,
-        Self::Aborted,
-        Self::OutOfMemory,
-        Self::TimedOut,
-    ];
-
-    /// Its name in the campaign's JSON.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::OtherError => "other_error",
-            Self::Accepted => "accepted",
-            Self::Panicked => "panics",
-            Self::NonCanonical => "non_canonical",
-            Self::OverAllocated => "over_allocated",
-            Self::Aborted => "aborted",
-            Self::OutOfMemory => "out_of_memory",
-            Self::TimedOut => "timed_out",
-        }
     }
 }
 

@@ -13,6 +13,16 @@ use adversarial::target::Target;
 use adversarial::targets;
 use scraper::{Html, Selector};
 
+/// The settings of a 60 s campaign in workers.
+fn settings() -> Settings {
+    Settings {
+        budget: "60 s".into(),
+        isolation: "workers".into(),
+        command: "adversarial campaign".into(),
+        program: "adversarial".into(),
+    }
+}
+
 fn select(page: &Html, css: &str) -> usize {
     page.select(&Selector::parse(css).unwrap()).count()
 }
@@ -175,12 +185,7 @@ fn one_failure_among_millions_of_cases_is_a_red_bar_a_reader_sees() {
         ],
         ..Report::default()
     };
-    let settings = Settings {
-        budget: "60 s".into(),
-        isolation: "workers".into(),
-        command: "adversarial campaign".into(),
-        program: "adversarial".into(),
-    };
+    let settings = settings();
     let page = Html::parse_document(&campaign_html(&report, &settings, |_| None));
     let red: Vec<f64> = page
         .select(&Selector::parse("#chart svg rect[fill=\"#FF0000\"]").unwrap())
@@ -211,12 +216,7 @@ fn every_bar_ends_within_the_numbers_its_axis_shows() {
         ],
         ..Report::default()
     };
-    let settings = Settings {
-        budget: "60 s".into(),
-        isolation: "workers".into(),
-        command: "adversarial campaign".into(),
-        program: "adversarial".into(),
-    };
+    let settings = settings();
     let page = Html::parse_document(&campaign_html(&report, &settings, |_| None));
     let number = |s: &str| s.trim().replace(',', "").parse::<f64>().ok();
     // Each panel's largest tick number, and where it stands.

@@ -14,6 +14,28 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 adversarial::count_allocations!();
 
+/// A campaign of `cases` cases of `classes` on `target`, in this process.
+fn run(
+    target: Box<dyn adversarial::target::Target>,
+    classes: Vec<Class>,
+    seed: u64,
+    cases: u64,
+) -> adversarial::campaign::Report {
+    campaign::run(&Config {
+        targets: vec![target],
+        classes,
+        endpoints: Vec::new(),
+        state_classes: Vec::new(),
+        seed,
+        budget: Budget::Cases(cases),
+        crash_dir: None,
+        progress: false,
+        shrink: false,
+        isolation: None,
+        jobs: 1,
+    })
+}
+
 /// A unit ordered onto a tile of a 4,096-tile map.
 #[derive(Clone, Debug, Serialize, Arbitrary)]
 struct Order {
@@ -42,19 +64,12 @@ impl<'de> Deserialize<'de> for Order {
 
 #[test]
 fn a_readers_own_panic_is_kept_and_listed_apart_from_the_formats_noise() {
-    let report = campaign::run(&Config {
-        targets: vec![Box::new(target::<Order, _>("order", Postcard))],
-        classes: Class::SERDE.to_vec(),
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 3,
-        budget: Budget::Cases(2000),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    });
+    let report = run(
+        Box::new(target::<Order, _>("order", Postcard)),
+        Class::SERDE.to_vec(),
+        3,
+        2000,
+    );
     let text = failures_text(&report);
     let panics: Vec<_> = report
         .failures
@@ -129,19 +144,12 @@ impl<'de> Deserialize<'de> for Levels {
 
 #[test]
 fn every_field_that_fails_keeps_a_failure_of_its_own() {
-    let report = campaign::run(&Config {
-        targets: vec![Box::new(target::<Levels, _>("levels", Postcard))],
-        classes: vec![Class::EveryValue],
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 5,
-        budget: Budget::Cases(500),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    });
+    let report = run(
+        Box::new(target::<Levels, _>("levels", Postcard)),
+        vec![Class::EveryValue],
+        5,
+        500,
+    );
     let text = failures_text(&report);
     for field in ["a", "b", "c", "d", "e"] {
         assert!(
@@ -196,19 +204,12 @@ fn a_flattened_type_is_refused_with_the_real_reason() {
 fn the_page_draws_a_serde_failure_field_by_field() {
     let targets: Vec<Box<dyn adversarial::target::Target>> =
         vec![Box::new(target::<Levels, _>("levels", Postcard))];
-    let report = campaign::run(&Config {
-        targets: vec![Box::new(target::<Levels, _>("levels", Postcard))],
-        classes: vec![Class::EveryValue],
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 5,
-        budget: Budget::Cases(200),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    });
+    let report = run(
+        Box::new(target::<Levels, _>("levels", Postcard)),
+        vec![Class::EveryValue],
+        5,
+        200,
+    );
     let failure = report.failures.first().expect("a failure to draw");
     let picture = adversarial::page::failure_picture(&targets, failure).expect("a picture");
     let fields = picture.matches("class=\"field\"").count();
@@ -224,22 +225,15 @@ fn a_refusal_owed_acceptance_says_the_types_own_words() {
     use adversarial::formats::game::Snapshot;
     // The default policy: a map's entries in any order are one message,
     // which the example's scores reader refuses (a true finding under it).
-    let report = campaign::run(&Config {
-        targets: vec![Box::new(target::<Snapshot, _>(
+    let report = run(
+        Box::new(target::<Snapshot, _>(
             "snapshot",
             adversarial::formats::PostcardStrict,
-        ))],
-        classes: vec![Class::KeysOutOfOrder],
-        endpoints: Vec::new(),
-        state_classes: Vec::new(),
-        seed: 1,
-        budget: Budget::Cases(200),
-        crash_dir: None,
-        progress: false,
-        shrink: false,
-        isolation: None,
-        jobs: 1,
-    });
+        )),
+        vec![Class::KeysOutOfOrder],
+        1,
+        200,
+    );
     let text = failures_text(&report);
     assert!(
         report.failures.iter().any(|f| matches!(

@@ -11,7 +11,7 @@
 use super::maps::{duplicated, maps, swapped};
 use super::varint::zigzag;
 use super::{Format, Leaf, Role, Span};
-use crate::case::Class;
+use crate::case::{shape, Class};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The verdict a lie is owed.
@@ -160,28 +160,6 @@ fn int_bytes<F: Format>(format: &F, ty: &str, value: i128) -> Option<Vec<u8>> {
     }
     typed!("u8" => u8, "i8" => i8, "u16" => u16, "i16" => i16, "u32" => u32,
         "i32" => i32, "u64" => u64, "i64" => i64, "u128" => u128, "i128" => i128)
-}
-
-/// A path with its indices taken out: `entities[3].health` is
-/// `entities[].health`.
-fn shape(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut inside = false;
-    for c in path.chars() {
-        match c {
-            '[' => {
-                inside = true;
-                out.push('[');
-            }
-            ']' => {
-                inside = false;
-                out.push(']');
-            }
-            _ if inside => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The lengths a bomb claims: the most a u64 holds, and a u32 (the most a

@@ -7,9 +7,8 @@
 use super::maps::{maps, same_up_to_order};
 use super::{field_map, lies_of, Format, MapOrder, Owed, Policy, Seen, Span};
 use crate::alloc::peak_during;
-use crate::case::{Case, Class};
+use crate::case::{Case, Class, Failing};
 use crate::field_map::FieldMap;
-use crate::oracle::Outcome;
 use crate::target::{Framing, Inspection, Refusal, Sample, Target, Verdict};
 use arbitrary::{Arbitrary, Unstructured};
 use serde::de::DeserializeOwned;
@@ -371,18 +370,18 @@ where
     /// allocation, another refusal. An input read as a value that writes
     /// as many bytes or more (a value clamped, a tag mapped to another)
     /// is the reader's own, as is an accept owed a refusal.
-    fn explains(&self, class: Class, bytes: &[u8], outcome: &Outcome) -> Option<&'static str> {
+    fn explains(&self, class: Class, bytes: &[u8], failing: Failing) -> Option<&'static str> {
         let why = self.known_cause(class)?;
-        match outcome {
+        match failing {
             // Entries swapped read as the map they were: serde's, re-sorted.
-            Outcome::NonCanonical(_) if class == Class::KeysOutOfOrder => Some(why),
-            Outcome::NonCanonical(_) => match self.decode(bytes) {
+            Failing::NonCanonical if class == Class::KeysOutOfOrder => Some(why),
+            Failing::NonCanonical => match self.decode(bytes) {
                 Verdict::Accepted {
                     reencoded: Ok(again),
                 } if again.len() < bytes.len() => Some(why),
                 _ => None,
             },
-            Outcome::OverAllocated { .. } | Outcome::OtherError(_) => Some(why),
+            Failing::OverAllocated | Failing::OtherError => Some(why),
             _ => None,
         }
     }

@@ -170,11 +170,20 @@ struct Visit<V> {
     start: usize,
 }
 
+/// `inner` watched for a call that asked for `asked`, from here.
+fn visit<V>(inner: V, asked: Asked) -> Visit<V> {
+    Visit {
+        inner,
+        asked,
+        start: taken(),
+    }
+}
+
 macro_rules! forward {
     ($($method:ident => $asked:expr;)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Captured> {
-                let visit = Visit { inner: visitor, asked: $asked, start: taken() };
+                let visit = visit(visitor, $asked);
                 self.0.$method(visit).map_err(Captured::from)
             }
         )*
@@ -217,11 +226,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Recording<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Captured> {
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Any,
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Any);
         self.0
             .deserialize_unit_struct(name, visit)
             .map_err(Captured::from)
@@ -232,11 +237,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Recording<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Captured> {
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Any,
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Any);
         self.0
             .deserialize_newtype_struct(name, visit)
             .map_err(Captured::from)
@@ -247,11 +248,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Recording<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Captured> {
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Tuple,
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Tuple);
         self.0.deserialize_tuple(len, visit).map_err(Captured::from)
     }
 
@@ -261,11 +258,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Recording<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Captured> {
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Tuple,
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Tuple);
         self.0
             .deserialize_tuple_struct(name, len, visit)
             .map_err(Captured::from)
@@ -277,11 +270,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Recording<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Captured> {
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Fields(fields),
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Fields(fields));
         self.0
             .deserialize_struct(name, fields, visit)
             .map_err(Captured::from)
@@ -663,11 +652,7 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Captured> {
         push(self.segment);
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Tuple,
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Tuple);
         let value = self.inner.tuple_variant(len, visit);
         pop();
         value.map_err(Captured::from)
@@ -679,11 +664,7 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
         visitor: V,
     ) -> Result<V::Value, Captured> {
         push(self.segment);
-        let visit = Visit {
-            inner: visitor,
-            asked: Asked::Fields(fields),
-            start: taken(),
-        };
+        let visit = visit(visitor, Asked::Fields(fields));
         let value = self.inner.struct_variant(fields, visit);
         pop();
         value.map_err(Captured::from)

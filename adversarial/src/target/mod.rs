@@ -13,7 +13,7 @@ pub mod protocol;
 pub use endpoint::{endpoint, EndpointTarget};
 pub use protocol::{message, packet, save, MessageTarget, PacketTarget};
 
-use crate::case::{Case, Class};
+use crate::case::{Case, Class, Failing};
 use crate::field_map::FieldMap;
 use arbitrary::Unstructured;
 use codec::packet::ProtocolId;
@@ -179,23 +179,17 @@ pub trait Target: Send + Sync {
     }
 
     /// The known cause ([`Target::known_cause`]) of one failure of
-    /// `class` on `bytes`, when it explains that failure: what the format
-    /// takes by design makes a reader accept, re-encode otherwise, refuse
-    /// otherwise or allocate, never panic, die or hang, so those are
-    /// always the reader's own.
-    fn explains(
-        &self,
-        class: Class,
-        _bytes: &[u8],
-        outcome: &crate::oracle::Outcome,
-    ) -> Option<&'static str> {
-        use crate::oracle::Outcome;
+    /// `class` on `bytes`, of kind `failing`, when it explains that
+    /// failure: what the format takes by design makes a reader accept,
+    /// re-encode otherwise, refuse otherwise or allocate, never panic, die
+    /// or hang, so those are always the reader's own.
+    fn explains(&self, class: Class, _bytes: &[u8], failing: Failing) -> Option<&'static str> {
         let format_made = matches!(
-            outcome,
-            Outcome::Accepted
-                | Outcome::NonCanonical(_)
-                | Outcome::OtherError(_)
-                | Outcome::OverAllocated { .. }
+            failing,
+            Failing::Accepted
+                | Failing::NonCanonical
+                | Failing::OtherError
+                | Failing::OverAllocated
         );
         self.known_cause(class).filter(|_| format_made)
     }
