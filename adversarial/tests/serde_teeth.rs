@@ -119,7 +119,7 @@ fn caught(report: &Report) -> Vec<String> {
 
 fn every_planted_bug_is_caught_within_1000_cases() {
     // The baseline must miss the bugs its lies cannot reach at this budget
-    // (a flip that lands on exactly 101; fifty thousand levels of nesting);
+    // (a flip that lands on exactly 101; a million levels of nesting);
     // what it catches of the others by chance is printed, not held.
     let baseline_misses = [Fault::ThrottleOffByOne, Fault::UnlimitedNesting];
     for fault in Fault::ALL {
