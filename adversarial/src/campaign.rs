@@ -954,9 +954,15 @@ pub(crate) fn finish_packets(
                 .as_deref()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             let outcome = with_own_words(*target, &case.bytes, outcome);
+            let detail = match &outcome {
+                Outcome::Panicked(words)
+                | Outcome::Aborted(words)
+                | Outcome::OutOfMemory(words) => words.as_str(),
+                _ => "",
+            };
             let cause = outcome
                 .failing()
-                .and_then(|failing| target.explains(class, &case.bytes, failing));
+                .and_then(|failing| target.explains(class, &case.bytes, failing, detail));
             if let Some(why) = cause {
                 let known = (target.name(), class, why);
                 if !report.known_causes.contains(&known) {

@@ -244,3 +244,21 @@ fn a_refusal_owed_acceptance_says_the_types_own_words() {
         "{text}"
     );
 }
+
+#[test]
+fn a_crash_is_the_formats_only_by_its_known_words() {
+    use adversarial::formats::{Bincode2, Bincode2Limited, Format};
+    let overflow = "PANIC: capacity overflow";
+    let bomb = "killed by SIGABRT: memory allocation of 4294967295 bytes failed";
+    assert!(Bincode2.known_crash(Class::LengthBomb, overflow).is_some());
+    assert!(Bincode2.known_crash(Class::LengthBomb, bomb).is_some());
+    // A panic of the type's own words is the reader's, whatever the class.
+    assert!(Bincode2
+        .known_crash(Class::LengthBomb, "PANIC: index out of bounds")
+        .is_none());
+    // With a limit, bincode 2 refuses the claim: no crash is its design.
+    assert!(Bincode2Limited
+        .known_crash(Class::LengthBomb, overflow)
+        .is_none());
+    assert!(Postcard.known_crash(Class::LengthBomb, bomb).is_none());
+}

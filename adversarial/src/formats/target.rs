@@ -370,7 +370,19 @@ where
     /// allocation, another refusal. An input read as a value that writes
     /// as many bytes or more (a value clamped, a tag mapped to another)
     /// is the reader's own, as is an accept owed a refusal.
-    fn explains(&self, class: Class, bytes: &[u8], failing: Failing) -> Option<&'static str> {
+    fn explains(
+        &self,
+        class: Class,
+        bytes: &[u8],
+        failing: Failing,
+        detail: &str,
+    ) -> Option<&'static str> {
+        if matches!(
+            failing,
+            Failing::Panicked | Failing::Aborted | Failing::OutOfMemory
+        ) {
+            return self.format.known_crash(class, detail);
+        }
         let why = self.known_cause(class)?;
         match failing {
             // Entries swapped read as the map they were: serde's, re-sorted.

@@ -179,11 +179,18 @@ pub trait Target: Send + Sync {
     }
 
     /// The known cause ([`Target::known_cause`]) of one failure of
-    /// `class` on `bytes`, of kind `failing`, when it explains that
-    /// failure: what the format takes by design makes a reader accept,
-    /// re-encode otherwise, refuse otherwise or allocate, never panic, die
-    /// or hang, so those are always the reader's own.
-    fn explains(&self, class: Class, _bytes: &[u8], failing: Failing) -> Option<&'static str> {
+    /// `class` on `bytes`, of kind `failing` (its words `detail`), when it
+    /// explains that failure: what the format takes by design makes a
+    /// reader accept, re-encode otherwise, refuse otherwise or allocate;
+    /// a panic, a death or a hang is the reader's own unless the target
+    /// knows it for its format's (a known bug, by its words).
+    fn explains(
+        &self,
+        class: Class,
+        _bytes: &[u8],
+        failing: Failing,
+        _detail: &str,
+    ) -> Option<&'static str> {
         let format_made = matches!(
             failing,
             Failing::Accepted
