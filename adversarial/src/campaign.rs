@@ -170,7 +170,8 @@ pub struct Failure {
     pub outcome: Outcome,
     /// The verdict owed.
     pub owed: Owed,
-    /// The input (shrunk when the failure does not depend on the lie).
+    /// The input (shrunk when the failure does not depend on the lie, for
+    /// the first three of its class and kind).
     pub bytes: Vec<u8>,
     /// Where it was written.
     pub file: Option<PathBuf>,
@@ -942,9 +943,15 @@ pub(crate) fn finish_packets(
             .isolation
             .as_ref()
             .map(|isolation| Worker::new(isolation, target.name()));
+        // Shrinking costs up to thousands of reads a failure: the first
+        // KEPT_FAILURES of each class and kind are shrunk, the rest (one
+        // for each other field) kept as found.
+        let mut shrunk: HashMap<(usize, Option<Failing>), usize> = HashMap::new();
         for (slot, (_, case, outcome)) in kept {
             let class = config.classes.get(slot).copied().unwrap_or(case.class);
-            let (case, outcome) = if config.shrink {
+            let turn = shrunk.entry((slot, outcome.failing())).or_default();
+            *turn += 1;
+            let (case, outcome) = if config.shrink && *turn <= KEPT_FAILURES {
                 minimize(*target, worker.as_mut(), case, outcome)
             } else {
                 (case, outcome)
