@@ -951,15 +951,12 @@ pub(crate) fn finish_packets(
             let class = config.classes.get(slot).copied().unwrap_or(case.class);
             let turn = shrunk.entry((slot, outcome.failing())).or_default();
             *turn += 1;
-            let (case, outcome) = if config.shrink && *turn <= KEPT_FAILURES {
+            let turn = *turn;
+            let (case, outcome) = if config.shrink && turn <= KEPT_FAILURES {
                 minimize(*target, worker.as_mut(), case, outcome)
             } else {
                 (case, outcome)
             };
-            let file = config
-                .crash_dir
-                .as_deref()
-                .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             let outcome = with_own_words(*target, &case.bytes, outcome);
             let detail = match &outcome {
                 Outcome::Panicked(words)
@@ -976,6 +973,13 @@ pub(crate) fn finish_packets(
                     report.known_causes.push(known);
                 }
             }
+            // The reader's own failures are all written; of those a known
+            // cause explains, the first of each class and kind (the rest
+            // are the same noise in other fields, kept in the report).
+            let file = (cause.is_none() || turn <= KEPT_FAILURES)
+                .then(|| config.crash_dir.as_deref())
+                .flatten()
+                .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             let read = matches!(outcome, Outcome::Accepted | Outcome::NonCanonical(_))
                 .then(|| read_shown(*target, &case.bytes))
                 .flatten();

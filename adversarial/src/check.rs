@@ -214,8 +214,7 @@ fn failure_message(report: &Report) -> String {
     out.push_str(&campaign_table(report, Listed::Below));
     // The reader's own failures first; those the format's known behaviour
     // explains after them, each with its cause.
-    let mut failures: Vec<_> = report.failures.iter().collect();
-    failures.sort_by_key(|f| f.cause.is_some());
+    let (failures, left_out) = crate::report::shown_failures(report);
     for failure in failures {
         let _ = write!(
             out,
@@ -238,6 +237,12 @@ fn failure_message(report: &Report) -> String {
             let words = why.split_whitespace().collect::<Vec<_>>().join(" ");
             let _ = writeln!(out, "  the format's known behaviour: {words}");
         }
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "\nand {left_out} more in other fields, each explained the same way"
+        );
     }
     out.push_str(&crate::scenario::table::failures_text(
         &report.conversations,

@@ -365,8 +365,16 @@ pub fn campaign_html(
         "<h2>Failing cases</h2>\n<p id=\"failure-count\">{}</p>",
         report.failures.len() + report.conversations.failures.len()
     );
-    for failure in &report.failures {
+    let (shown, left_out) = crate::report::shown_failures(report);
+    for failure in shown {
         failure_section(&mut out, failure, picture(failure), &settings.program);
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"left-out\">And {left_out} more in other fields, each explained the same \
+             way as those above (the JSON lists them).</p>"
+        );
     }
     for kept in &report.conversations.failures {
         let _ = writeln!(

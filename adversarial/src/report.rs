@@ -126,12 +126,54 @@ pub(crate) fn outcome_text(outcome: &Outcome) -> String {
     }
 }
 
-/// One line per kept failure: the reader's own first, then those a known
-/// cause of the format explains, under a line that says so.
+/// The failures of one target, class and kind that a known cause explains
+/// listed in full; the rest are counted.
+pub const SHOWN_PER_CAUSE: usize = 3;
+
+/// The failures a report lists, the reader's own first, then those a
+/// known cause explains, the first [`SHOWN_PER_CAUSE`] of each target,
+/// class and kind; and how many of those it leaves out (the same noise in
+/// other fields: the JSON has them all).
+#[must_use]
+pub fn shown_failures(report: &Report) -> (Vec<&crate::campaign::Failure>, usize) {
+    let mut shown: Vec<_> = report
+        .failures
+        .iter()
+        .filter(|f| f.cause.is_none())
+        .collect();
+    let mut counts: std::collections::BTreeMap<_, usize> = std::collections::BTreeMap::new();
+    let mut left_out = 0;
+    for f in report.failures.iter().filter(|f| f.cause.is_some()) {
+        let n = counts
+            .entry((f.target, f.class, f.outcome.failing()))
+            .or_default();
+        *n += 1;
+        if *n <= SHOWN_PER_CAUSE {
+            shown.push(f);
+        } else {
+            left_out += 1;
+        }
+    }
+    (shown, left_out)
+}
+
+/// One line per failure listed ([`shown_failures`]): the reader's own
+/// first, then those a known cause of the format explains, under a line
+/// that says so.
 #[must_use]
 pub fn failures_text(report: &Report) -> String {
     let mut out = String::new();
-    let line = |out: &mut String, f: &crate::campaign::Failure| {
+    let (shown, left_out) = shown_failures(report);
+    let mut heading = false;
+    for f in shown {
+        if f.cause.is_some() && !heading {
+            heading = true;
+            let known = report.failures.iter().filter(|f| f.cause.is_some()).count();
+            let _ = writeln!(
+                out,
+                "the format's known behaviour ({known} kept; each row's cause is under its table):"
+            );
+        }
         let _ = writeln!(
             out,
             "FAIL {} / {}: {} (lie: {}; owed {:?}){}{}",
@@ -149,24 +191,12 @@ pub fn failures_text(report: &Report) -> String {
                 .map(|p| format!(" -> {}", p.display()))
                 .unwrap_or_default()
         );
-    };
-    for f in report.failures.iter().filter(|f| f.cause.is_none()) {
-        line(&mut out, f);
     }
-    let known: Vec<_> = report
-        .failures
-        .iter()
-        .filter(|f| f.cause.is_some())
-        .collect();
-    if !known.is_empty() {
+    if left_out > 0 {
         let _ = writeln!(
             out,
-            "the format's known behaviour ({} kept; each row's cause is under its table):",
-            known.len()
+            "  and {left_out} more in other fields, each explained the same way (--json lists them)"
         );
-        for f in known {
-            line(&mut out, f);
-        }
     }
     out.push_str(&crate::scenario::table::failures_text(
         &report.conversations,

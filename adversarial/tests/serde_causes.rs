@@ -262,3 +262,36 @@ fn a_crash_is_the_formats_only_by_its_known_words() {
         .is_none());
     assert!(Postcard.known_crash(Class::LengthBomb, bomb).is_none());
 }
+
+/// Six varints, each of which postcard takes over-long.
+#[derive(Clone, Debug, Serialize, Deserialize, Arbitrary)]
+struct Six {
+    a: u32,
+    b: u32,
+    c: u32,
+    d: u32,
+    e: u32,
+    f: u32,
+}
+
+#[test]
+fn the_formats_noise_is_listed_three_of_a_kind_and_counted_past_that() {
+    let report = run(
+        Box::new(target::<Six, _>("six", Postcard)),
+        vec![Class::OverlongVarint],
+        2,
+        100,
+    );
+    let explained = report.failures.iter().filter(|f| f.cause.is_some()).count();
+    assert_eq!(explained, 6, "one kept for each field");
+    let text = failures_text(&report);
+    assert_eq!(
+        text.matches("FAIL six / overlong-varint").count(),
+        3,
+        "{text}"
+    );
+    assert!(
+        text.contains("and 3 more in other fields, each explained the same way"),
+        "{text}"
+    );
+}
