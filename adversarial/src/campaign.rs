@@ -977,7 +977,7 @@ pub(crate) fn finish_packets(
             // cause explains, the first of each class and kind (the rest
             // are the same noise in other fields, kept in the report).
             let file = (cause.is_none() || turn <= KEPT_FAILURES)
-                .then(|| config.crash_dir.as_deref())
+                .then_some(config.crash_dir.as_deref())
                 .flatten()
                 .and_then(|dir| write_crash(dir, target.name(), class, &case.bytes));
             let read = matches!(outcome, Outcome::Accepted | Outcome::NonCanonical(_))
