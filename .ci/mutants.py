@@ -2,7 +2,7 @@
 """Mutation testing of the read path, around cargo-mutants.
 
     python3 .ci/mutants.py gate [--base REV]   the mutants in code changed since REV
-    python3 .ci/mutants.py equivalents         the mutants listed as equivalent
+    python3 .ci/mutants.py equivalents [--all] the mutants listed as equivalent
 
 The read path's files, the build profile and the equivalent mutants are in
 .cargo/mutants.toml; docs/HARNESS.md ("Proving it has teeth") explains them.
@@ -19,9 +19,13 @@ gate included, passed and landed), then to the commit in .ci/mutants-base
 and a CI run tests only what changed since the last one landed, which
 keeps it within its time limit.
 
-`equivalents` checks the list: each entry names exactly one mutant, has a
-reason on the line above it, and is still missed. An entry that a test now
-kills is reported, and fails: it should leave the list.
+`equivalents` checks the list: each entry names exactly one mutant and has a
+reason on the line above it; the entries in files changed since the gate's
+base (as `gate` finds it) must still be missed, and with `--all` every
+entry must. An entry that a test now kills is reported, and fails: it
+should leave the list. Unchanged files are left out by default because
+each mutant costs a build and a test run, and an entry a new test kills
+weakens nothing: the gate still tests that line's other mutants.
 """
 
 import argparse
@@ -189,7 +193,21 @@ def gate(base):
     return 0
 
 
-def equivalents():
+def entry_file(pattern):
+    """The source file an entry's pattern names, as git spells it."""
+    return pattern.lstrip("^").split(":", 1)[0].replace("\\.", ".")
+
+
+def changed_files(base):
+    return set(
+        subprocess.run(
+            ["git", "diff", "--name-only", base, "HEAD", "--", "*.rs"],
+            cwd=ROOT, check=True, capture_output=True, text=True,
+        ).stdout.split()
+    )
+
+
+def equivalents(everything):
     settings = config()
     entries = entries_with_reasons()
     failed = False
@@ -210,6 +228,15 @@ def equivalents():
             failed = True
     if failed:
         return 1
+    if not everything:
+        base = os.environ.get("MUTANTS_BASE") or default_base()
+        changed = changed_files(base)
+        left = len(entries)
+        entries = [(p, r) for p, r in entries if entry_file(p) in changed]
+        print(f"== {len(entries)} of {left} listed mutants lie in files changed since {base} (--all checks every one)")
+        if not entries:
+            print("ok: no listed mutant's file changed")
+            return 0
     with tempfile.TemporaryDirectory() as tmp:
         settings = {k: v for k, v in settings.items() if k != "exclude_re"}
         settings["examine_re"] = [pattern for pattern, _ in entries]
@@ -247,9 +274,10 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("gate", help="the mutants in code changed since a commit")
     g.add_argument("--base", help="the commit to diff against (default: $MUTANTS_BASE, then .ci/mutants-gated, then .ci/mutants-base)")
-    sub.add_parser("equivalents", help="check the list of equivalent mutants")
+    e = sub.add_parser("equivalents", help="check the list of equivalent mutants")
+    e.add_argument("--all", action="store_true", help="run every listed mutant, not only those in files changed since the gate's base")
     args = parser.parse_args()
-    sys.exit(gate(args.base) if args.command == "gate" else equivalents())
+    sys.exit(gate(args.base) if args.command == "gate" else equivalents(args.all))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/bin/bash -eu
 # Builds every fuzz target of the repository into $OUT, each with what
 # ClusterFuzzLite and OSS-Fuzz look for beside it:
-#   $OUT/<target>                  the libFuzzer binary (cargo fuzz build -O)
+#   $OUT/<target>                  the libFuzzer binary (cargo fuzz build -O -a)
 #   $OUT/<target>_seed_corpus.zip  its seeds
 #   $OUT/<target>.dict             the codec's dictionary (fuzz/codec.dict)
 #   $OUT/<target>.options          libFuzzer options: the dictionary, max_len
@@ -48,11 +48,11 @@ install_target() {
 # This repository's protocols. (mutate_broken_scene_d is left out: it
 # attacks a reader with a planted bug, to show the harness has teeth, and
 # crashes on purpose.)
-cargo fuzz build -O
-cargo fuzz build -O "${structured[@]}" roundtrip_protocols
-cargo fuzz build -O "${structured[@]}" mutate_protocols
-cargo fuzz build -O "${structured[@]}" link_conversation
-cargo fuzz build -O "${structured[@]}" mutate_serde_game
+cargo fuzz build -O -a
+cargo fuzz build -O -a "${structured[@]}" roundtrip_protocols
+cargo fuzz build -O -a "${structured[@]}" mutate_protocols
+cargo fuzz build -O -a "${structured[@]}" link_conversation
+cargo fuzz build -O -a "${structured[@]}" mutate_serde_game
 install_target . read_packets 1024 corpus/packets corpus/crashes/packets
 install_target . read_scenes 65507 corpus/scenes corpus/crashes/scenes
 install_target . read_scenes_entropy 65507 corpus/scenes-entropy corpus/crashes/scenes-entropy
@@ -73,10 +73,10 @@ BUILT=structured/ install_target . mutate_serde_game 16384 corpus
 game=adversarial/examples/game
 (
     cd "$game"
-    cargo fuzz build -O
-    cargo fuzz build -O "${structured[@]}" roundtrip_game
-    cargo fuzz build -O "${structured[@]}" mutate_game
-    cargo fuzz build -O "${structured[@]}" endpoint_game
+    cargo fuzz build -O -a
+    cargo fuzz build -O -a "${structured[@]}" roundtrip_game
+    cargo fuzz build -O -a "${structured[@]}" mutate_game
+    cargo fuzz build -O -a "${structured[@]}" endpoint_game
 )
 install_target "$game" read_game 1200 "$game/corpus/game"
 install_target "$game" read_profile 4096 "$game/corpus/profile"
