@@ -18,13 +18,20 @@ struct Slot<T> {
     value: T,
 }
 
-/// A ring of `len` slots indexed by `sequence % len`, that remembers the
-/// newest sequence inserted: a sequence more than `len` older than it is
-/// stale. Every slot is allocated when the buffer is made.
+/// A ring of `len` slots that remembers the newest sequence inserted: a
+/// sequence more than `len` older than it is stale. Consecutive sequences
+/// take consecutive slots, across the wrap too: where `len` divides 65,536
+/// a sequence's slot is `sequence % len`, as in the reference; where it
+/// does not, `sequence % len` would give 65,535 and 0 one slot (so a
+/// packet received just before the wrap would be forgotten, and taken
+/// twice), and the slots instead count on from where the window is. Every
+/// slot is allocated when the buffer is made.
 #[derive(Debug)]
 pub struct SequenceBuffer<T> {
     /// One past the newest sequence inserted or advanced to.
     next: u16,
+    /// The slot of `next`.
+    next_slot: usize,
     /// `len - 1` when the length is a power of two (the defaults are), so
     /// that a slot is found with a mask rather than a division.
     mask: Option<usize>,
@@ -38,6 +45,7 @@ impl<T: Default> SequenceBuffer<T> {
         let len = len.max(1);
         Self {
             next: 0,
+            next_slot: 0,
             mask: len
                 .is_power_of_two()
                 .then(|| usize::from(len).saturating_sub(1)),
@@ -63,10 +71,28 @@ impl<T> SequenceBuffer<T> {
     fn index(&self, sequence: u16) -> usize {
         match self.mask {
             Some(mask) => usize::from(sequence) & mask,
-            None => usize::from(sequence)
-                .checked_rem(self.slots.len())
-                .unwrap_or(0),
+            None => {
+                // Ahead of `next` by less than half the range, or behind it.
+                let len = self.slots.len();
+                let rem = |n: usize| n.checked_rem(len).unwrap_or(0);
+                let ahead = usize::from(sequence.wrapping_sub(self.next));
+                let behind = usize::from(self.next.wrapping_sub(sequence));
+                let slot = if ahead < 32_768 {
+                    self.next_slot.saturating_add(rem(ahead))
+                } else {
+                    self.next_slot
+                        .saturating_add(len.saturating_sub(rem(behind)))
+                };
+                rem(slot)
+            }
         }
+    }
+
+    /// Makes `sequence` the next one expected, its slot found from the
+    /// window's move.
+    fn move_next(&mut self, sequence: u16) {
+        self.next_slot = self.index(sequence);
+        self.next = sequence;
     }
 
     fn len16(&self) -> u16 {
@@ -85,6 +111,9 @@ impl<T> SequenceBuffer<T> {
             slot.sequence = None;
         }
         self.next = sequence;
+        self.next_slot = usize::from(sequence)
+            .checked_rem(self.slots.len())
+            .unwrap_or(0);
     }
 
     /// Whether `sequence` is older than the window: more than the buffer's
@@ -113,7 +142,7 @@ impl<T> SequenceBuffer<T> {
                 slot.sequence = None;
             }
         }
-        self.next = sequence.wrapping_add(1);
+        self.move_next(sequence.wrapping_add(1));
     }
 
     /// Moves the window as [`SequenceBuffer::advance`] does, but empties no
@@ -121,7 +150,7 @@ impl<T> SequenceBuffer<T> {
     #[cfg(feature = "faults")]
     pub(crate) fn advance_keeping(&mut self, sequence: u16) {
         if newer(sequence.wrapping_add(1), self.next) {
-            self.next = sequence.wrapping_add(1);
+            self.move_next(sequence.wrapping_add(1));
         }
     }
 

@@ -364,3 +364,30 @@ fn the_longest_datagram_read_is_a_packet_and_both_headers() {
         );
     }
 }
+
+#[test]
+fn a_replay_across_the_wrap_in_a_window_that_does_not_divide_the_range() {
+    // The reference finds a slot by `sequence % len`: in a window of 3,
+    // 65,535 and 0 share one, so 65,535 is forgotten when 0 arrives and its
+    // replay delivered again. Here it is still held.
+    for len in [3u16, 5, 7, 12] {
+        let config = link::Config {
+            received_packets_buffer_size: len,
+            ..config()
+        };
+        let mut endpoint = Endpoint::new(config, 0.0).unwrap();
+        endpoint.expect_peer_from(65_534);
+        for sequence in [65_534u16, 65_535, 0] {
+            assert_eq!(cause(&mut endpoint, &packet(sequence, b"x")), None);
+        }
+        for sequence in [65_534u16, 65_535, 0] {
+            assert_eq!(
+                cause(&mut endpoint, &packet(sequence, b"x")),
+                Some(Cause::DuplicatePacket),
+                "{sequence} again, window {len}"
+            );
+        }
+        assert_eq!(endpoint.counters().packets_delivered, 3);
+        assert_eq!(endpoint.next_acks(), (0, 0b111));
+    }
+}

@@ -55,3 +55,61 @@ fn removing_a_sequence_empties_its_slot_and_no_other_sequence_s() {
     buffer.remove(3);
     assert_eq!(buffer.get(11), Some(&110));
 }
+
+/// Receives `sequences` in order into a window of `len`: the buffer
+/// afterwards.
+fn received(len: u16, sequences: &[u16]) -> SequenceBuffer<()> {
+    let mut buffer = SequenceBuffer::<()>::new(len);
+    buffer.start_at(sequences[0]);
+    for &sequence in sequences {
+        assert!(
+            buffer.insert(sequence).is_some(),
+            "{sequence} in window {len}"
+        );
+    }
+    buffer
+}
+
+#[test]
+fn a_window_that_does_not_divide_the_range_keeps_its_sequences_across_the_wrap() {
+    // With `sequence % len`, 65,535 and 0 share slot 0 of a window of 3:
+    // 65,535 would be forgotten on 0's arrival and taken again.
+    for len in [3u16, 5, 6, 7, 100, 1000, 32_767] {
+        let buffer = received(len, &[65_534, 65_535, 0]);
+        for sequence in [65_534, 65_535, 0] {
+            assert!(buffer.contains(sequence), "{sequence} held in window {len}");
+        }
+        assert_eq!(buffer.ack_bits(), (0, 0b111), "window {len}");
+    }
+    // Every sequence of a window of 3 held, a lap and a half around.
+    let mut buffer = SequenceBuffer::<()>::new(3);
+    buffer.start_at(60_000);
+    let mut sequence = 60_000u16;
+    for step in 0..100_000u32 {
+        buffer.insert(sequence);
+        let owed = match step {
+            0 => 0b1,
+            1 => 0b11,
+            _ => 0b111,
+        };
+        assert_eq!(buffer.ack_bits(), (sequence, owed), "at {sequence}");
+        assert!(!buffer.contains(sequence.wrapping_sub(3)));
+        sequence = sequence.wrapping_add(1);
+    }
+}
+
+#[test]
+fn a_window_that_does_not_divide_the_range_moves_by_jumps_across_the_wrap() {
+    let mut buffer = SequenceBuffer::<u32>::new(5);
+    buffer.start_at(65_530);
+    *buffer.insert(65_533).unwrap() = 1;
+    *buffer.insert(1).unwrap() = 2;
+    // The window is 65,533 to 1 (five sequences): 65,533 still held.
+    assert_eq!(buffer.get(65_533), Some(&1));
+    assert_eq!(buffer.get(1), Some(&2));
+    assert_eq!(buffer.ack_bits(), (1, 0b10001));
+    assert!(buffer.is_stale(65_532));
+    *buffer.insert(2).unwrap() = 3;
+    assert!(!buffer.contains(65_533), "left the window");
+    assert_eq!(buffer.ack_bits(), (2, 0b11));
+}
