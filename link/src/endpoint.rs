@@ -121,6 +121,9 @@ enum Planted {
     AckOffByOne,
     ShortAckBase,
     FragmentedNotRecorded,
+    DeclinedRecorded,
+    FullAckBufferMarksAcked,
+    HalfRangeStale,
 }
 
 /// A refusal of `cause` at byte `at` of field `field`.
@@ -198,8 +201,13 @@ impl Endpoint {
     /// The endpoint with `fault` planted (feature `faults`).
     #[cfg(feature = "faults")]
     #[must_use]
-    pub const fn with_fault(mut self, fault: crate::fault::Fault) -> Self {
+    pub fn with_fault(mut self, fault: crate::fault::Fault) -> Self {
         self.fault = Some(fault);
+        if fault == crate::fault::Fault::ModuloSlots {
+            self.sent.use_modulo_slots();
+            self.received.use_modulo_slots();
+            self.reassembly.use_modulo_slots();
+        }
         self
     }
 
@@ -220,6 +228,9 @@ impl Endpoint {
                 Planted::AckOffByOne => Fault::AckOffByOne,
                 Planted::ShortAckBase => Fault::ShortAckBase,
                 Planted::FragmentedNotRecorded => Fault::FragmentedNotRecorded,
+                Planted::DeclinedRecorded => Fault::DeclinedRecorded,
+                Planted::FullAckBufferMarksAcked => Fault::FullAckBufferMarksAcked,
+                Planted::HalfRangeStale => Fault::HalfRangeStale,
             };
             matches!(self.fault, Some(f) if f as u8 == planted as u8)
         }
@@ -495,7 +506,10 @@ impl Endpoint {
         if payload.len() > self.config.max_packet_size {
             return Err(refused(Cause::PacketTooLarge, at, "payload"));
         }
-        if self.received.is_stale(sequence) || self.stale_without_wrap(sequence) {
+        if self.received.is_stale(sequence)
+            || self.stale_without_wrap(sequence)
+            || self.stale_at_half_range(sequence)
+        {
             return Err(refused(Cause::StalePacket, 1, "sequence"));
         }
         if self.received.contains(sequence) {
@@ -503,6 +517,9 @@ impl Endpoint {
         }
         if !deliver(sequence, payload) {
             self.counters.packets_declined = self.counters.packets_declined.saturating_add(1);
+            if self.has(Planted::DeclinedRecorded) {
+                self.received.insert(sequence);
+            }
             return Ok(Received::Declined { sequence });
         }
         self.counters.packets_delivered = self.counters.packets_delivered.saturating_add(1);
@@ -546,6 +563,16 @@ impl Endpoint {
         false
     }
 
+    /// The `HalfRangeStale` fault's staleness: the window's oldest
+    /// sequence exactly half the range from `sequence`, either way.
+    fn stale_at_half_range(&self, sequence: u16) -> bool {
+        let oldest = self
+            .received
+            .next()
+            .wrapping_sub(self.config.received_packets_buffer_size);
+        self.has(Planted::HalfRangeStale) && oldest.wrapping_sub(sequence) == 32_768
+    }
+
     /// The peer's acks: each own packet it names, still remembered and not
     /// yet acked, is acked once, with its round trip.
     fn take_acks(&mut self, header: Header) {
@@ -556,6 +583,7 @@ impl Endpoint {
             let off_by_one = u16::from(self.has(Planted::AckOffByOne));
             let acked = header.ack.wrapping_sub(i).wrapping_sub(off_by_one);
             let unsent_too = self.has(Planted::AckUnsent);
+            let mark_dropped = self.has(Planted::FullAckBufferMarksAcked);
             let Some(sent) = self.sent.get_mut(acked) else {
                 if unsent_too && self.acks.len() < self.config.ack_buffer_size {
                     self.acks.push(acked);
@@ -567,6 +595,7 @@ impl Endpoint {
             }
             if self.acks.len() >= self.config.ack_buffer_size {
                 self.counters.acks_dropped = self.counters.acks_dropped.saturating_add(1);
+                sent.acked |= mark_dropped;
                 continue;
             }
             sent.acked = true;

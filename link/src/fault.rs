@@ -42,11 +42,28 @@ pub enum Fault {
     /// as received: its sender's acks never name it, and its fragments,
     /// arriving again, deliver it again.
     FragmentedNotRecorded,
+    /// Finds a window slot by `sequence % len`, as the reference does: in a
+    /// window whose size does not divide 65,536, the packet received just
+    /// before the wrap is forgotten when the next arrives, its replay is
+    /// delivered again and later headers leave its ack out.
+    ModuloSlots,
+    /// Records a packet the application declined as received: it is
+    /// acknowledged to its sender, and refused as a duplicate when it
+    /// comes again.
+    DeclinedRecorded,
+    /// With the ack buffer full, marks an acknowledged packet as acked
+    /// without reporting it: the application never hears that it arrived.
+    FullAckBufferMarksAcked,
+    /// Calls a packet stale when the window's oldest sequence is exactly
+    /// half the range from it, whichever number is larger (the tie broken
+    /// one way, not by the reference's rule): a packet 32,768 - len + 1
+    /// ahead of the newest is lost.
+    HalfRangeStale,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 14] = [
         Self::TrustLaterCount,
         Self::UnboundedCopy,
         Self::KeepPartialReassembly,
@@ -57,6 +74,10 @@ impl Fault {
         Self::AckOffByOne,
         Self::ShortAckBase,
         Self::FragmentedNotRecorded,
+        Self::ModuloSlots,
+        Self::DeclinedRecorded,
+        Self::FullAckBufferMarksAcked,
+        Self::HalfRangeStale,
     ];
 }
 

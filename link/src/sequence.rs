@@ -36,6 +36,9 @@ pub struct SequenceBuffer<T> {
     /// that a slot is found with a mask rather than a division.
     mask: Option<usize>,
     slots: Vec<Slot<T>>,
+    /// The `ModuloSlots` fault: a slot is `sequence % len`, whatever `len`.
+    #[cfg(feature = "faults")]
+    modulo: bool,
 }
 
 impl<T: Default> SequenceBuffer<T> {
@@ -55,6 +58,8 @@ impl<T: Default> SequenceBuffer<T> {
                     value: T::default(),
                 })
                 .collect(),
+            #[cfg(feature = "faults")]
+            modulo: false,
         }
     }
 }
@@ -69,6 +74,12 @@ impl<T> SequenceBuffer<T> {
     }
 
     fn index(&self, sequence: u16) -> usize {
+        #[cfg(feature = "faults")]
+        if self.modulo {
+            return usize::from(sequence)
+                .checked_rem(self.slots.len())
+                .unwrap_or(0);
+        }
         match self.mask {
             Some(mask) => usize::from(sequence) & mask,
             None => {
@@ -152,6 +163,13 @@ impl<T> SequenceBuffer<T> {
         if newer(sequence.wrapping_add(1), self.next) {
             self.move_next(sequence.wrapping_add(1));
         }
+    }
+
+    /// Finds slots by `sequence % len` from here on: the `ModuloSlots`
+    /// fault's buffer.
+    #[cfg(feature = "faults")]
+    pub(crate) fn use_modulo_slots(&mut self) {
+        self.modulo = true;
     }
 
     /// The slot for `sequence`, marked as holding it, with whatever value

@@ -203,3 +203,112 @@ fn fragmented_not_recorded_leaves_a_reassembled_packet_unacked_and_delivers_it_a
     assert_eq!(receive(&mut faulty, &first), Ok(None));
     assert_eq!(receive(&mut faulty, &last), Ok(Some((4, 130))));
 }
+
+#[test]
+fn modulo_slots_forgets_the_packet_before_the_wrap_in_a_window_of_three() {
+    let config = Config {
+        received_packets_buffer_size: 3,
+        ..config()
+    };
+    let mut healthy = Endpoint::new(config.clone(), 0.0).unwrap();
+    let mut faulty = Endpoint::new(config, 0.0)
+        .unwrap()
+        .with_fault(Fault::ModuloSlots);
+    for endpoint in [&mut healthy, &mut faulty] {
+        endpoint.expect_peer_from(65_534);
+        for sequence in [65_534, 65_535, 0] {
+            assert_eq!(
+                receive(endpoint, &packet(sequence, b"x")),
+                Ok(Some((sequence, 1)))
+            );
+        }
+    }
+    assert_eq!(healthy.next_acks(), (0, 0b111));
+    assert_eq!(faulty.next_acks(), (0, 0b001));
+    let replay = packet(65_535, b"x");
+    assert_eq!(receive(&mut healthy, &replay), Err(Cause::DuplicatePacket));
+    assert_eq!(receive(&mut faulty, &replay), Ok(Some((65_535, 1))));
+}
+
+#[test]
+fn declined_recorded_acks_a_declined_packet_and_refuses_it_again() {
+    let (mut healthy, mut faulty) = pair(Fault::DeclinedRecorded);
+    for endpoint in [&mut healthy, &mut faulty] {
+        let declined = endpoint.receive(&packet(0, b"x"), |_, _| false);
+        assert_eq!(declined, Ok(Received::Declined { sequence: 0 }));
+        assert_eq!(endpoint.counters().packets_declined, 1);
+    }
+    // Nothing received yet: the header acks the one before the first.
+    assert_eq!(healthy.next_acks(), (65_535, 0));
+    assert_eq!(faulty.next_acks(), (0, 1));
+    assert_eq!(receive(&mut healthy, &packet(0, b"x")), Ok(Some((0, 1))));
+    assert_eq!(
+        receive(&mut faulty, &packet(0, b"x")),
+        Err(Cause::DuplicatePacket)
+    );
+}
+
+#[test]
+fn full_ack_buffer_marks_acked_loses_the_acks_past_the_buffer() {
+    // The peer's header acks the endpoint's packets 0 to 3; the ack
+    // buffer holds 2.
+    let datagram = |sequence: u16| {
+        let mut bytes = header_bytes(&Header {
+            sequence,
+            ack: 3,
+            ack_bits: 0b1111,
+        });
+        bytes.push(1);
+        bytes
+    };
+    let (mut healthy, mut faulty) = pair(Fault::FullAckBufferMarksAcked);
+    for endpoint in [&mut healthy, &mut faulty] {
+        for _ in 0..4 {
+            endpoint.send(&[4; 10], |_| {}).unwrap();
+        }
+        assert_eq!(receive(endpoint, &datagram(0)), Ok(Some((0, 1))));
+        assert_eq!(endpoint.acks(), &[3, 2]);
+        assert_eq!(endpoint.counters().acks_dropped, 2);
+        endpoint.clear_acks();
+        // The peer's next header acks the same four.
+        assert_eq!(receive(endpoint, &datagram(1)), Ok(Some((1, 1))));
+    }
+    assert_eq!(healthy.acks(), &[1, 0]);
+    assert_eq!(faulty.acks(), &[] as &[u16]);
+}
+
+#[test]
+fn half_range_stale_loses_a_packet_exactly_half_the_range_from_the_window() {
+    // Window 16: after packet 100, the window's oldest is 85; 85 + 32,768
+    // is ahead of it by exactly half the range and the larger number, so
+    // the reference's rule takes it as newer than the window, not stale.
+    let (mut healthy, mut faulty) = pair(Fault::HalfRangeStale);
+    let jump = 85 + 32_768;
+    for endpoint in [&mut healthy, &mut faulty] {
+        endpoint.expect_peer_from(100);
+        assert_eq!(receive(endpoint, &packet(100, b"x")), Ok(Some((100, 1))));
+    }
+    assert_eq!(
+        receive(&mut healthy, &packet(jump, b"x")),
+        Ok(Some((jump, 1)))
+    );
+    assert_eq!(
+        receive(&mut faulty, &packet(jump, b"x")),
+        Err(Cause::StalePacket)
+    );
+    // From the other side of the range, the tie goes the other way: stale
+    // for both.
+    let (mut healthy, mut faulty) = pair(Fault::HalfRangeStale);
+    for endpoint in [&mut healthy, &mut faulty] {
+        endpoint.expect_peer_from(40_000);
+        assert_eq!(
+            receive(endpoint, &packet(40_000, b"x")),
+            Ok(Some((40_000, 1)))
+        );
+        let jump = (40_000u16 - 15).wrapping_add(32_768);
+        assert_eq!(
+            receive(endpoint, &packet(jump, b"x")),
+            Err(Cause::StalePacket)
+        );
+    }
+}
