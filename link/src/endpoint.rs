@@ -659,6 +659,12 @@ impl Endpoint {
         let trust_later_count = self.has(Planted::TrustLaterCount);
         let unbounded_copy = self.has(Planted::UnboundedCopy);
         let keep_partial = self.has(Planted::KeepPartialReassembly);
+        // Older than the received window, it may have been delivered and
+        // forgotten: a reassembly window larger than the received one must
+        // not put it together again.
+        if self.received.is_stale(sequence) {
+            return Err(refused(Cause::StaleFragment, 1, "sequence"));
+        }
         let entry = match self.reassembly.get_mut(sequence) {
             Some(entry) => entry,
             None => {

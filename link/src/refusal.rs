@@ -34,7 +34,8 @@ pub enum Cause {
     DuplicateFragment,
     /// A fragment of a packet already received whole.
     AlreadyReceived,
-    /// A fragment too old for the reassembly window.
+    /// A fragment too old for the reassembly window, or for the received
+    /// window when that is the smaller.
     StaleFragment,
     /// A packet (or a reassembled one) larger than `max_packet_size`, or a
     /// datagram larger than any the configuration sends.

@@ -391,3 +391,26 @@ fn a_replay_across_the_wrap_in_a_window_that_does_not_divide_the_range() {
         assert_eq!(endpoint.next_acks(), (0, 0b111));
     }
 }
+
+#[test]
+fn a_fragment_older_than_the_received_window_when_reassembly_reaches_further() {
+    // Reassembly holds 8 packets, the received window 2: packet 1, whole
+    // and delivered, is forgotten by the received window once 3 arrives,
+    // but not by reassembly's. Its fragments again must not deliver it
+    // twice (the reference would put it together again).
+    let config = link::Config {
+        received_packets_buffer_size: 2,
+        ..config()
+    };
+    let mut endpoint = Endpoint::new(config, 0.0).unwrap();
+    let first = fragment(1, 0, 2, &[3; 100]);
+    let last = fragment(1, 1, 2, &[3; 20]);
+    assert_eq!(cause(&mut endpoint, &first), None);
+    assert_eq!(cause(&mut endpoint, &last), None);
+    assert_eq!(cause(&mut endpoint, &packet(3, b"x")), None);
+    assert_eq!(cause(&mut endpoint, &first), Some(Cause::StaleFragment));
+    assert_eq!(cause(&mut endpoint, &last), Some(Cause::StaleFragment));
+    assert_eq!(endpoint.counters().packets_delivered, 2);
+    // Within both windows, a fragment of a packet not yet whole is taken.
+    assert_eq!(cause(&mut endpoint, &fragment(2, 0, 2, &[3; 100])), None);
+}
