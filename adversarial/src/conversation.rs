@@ -5,6 +5,7 @@
 //! checked. The stateful fuzz target's body (`fuzz::link_conversation`).
 
 use crate::alloc::allocated_during;
+use crate::window::ahead;
 use arbitrary::{Arbitrary, Unstructured};
 use link::{Config, Endpoint, Received};
 use std::collections::{HashMap, HashSet};
@@ -227,14 +228,6 @@ impl Side {
     }
 }
 
-/// Whether `a` is ahead of `b` on the 16-bit circle: reliable 1.0's rule,
-/// stated apart from link's so that the verdicts the harness owes do not
-/// share its code.
-pub(crate) const fn ahead(a: u16, b: u16) -> bool {
-    let by = a.wrapping_sub(b);
-    by != 0 && (by < 32_768 || (by == 32_768 && a > b))
-}
-
 /// Whether an honest datagram of packet `sequence`, refused for `cause`,
 /// was owed that refusal: only what time explains (its window passed it,
 /// or it came before), as this end's history says, unless an attacker's
@@ -320,7 +313,7 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
                 to.forged.insert(sequence);
             }
             match to.newest {
-                Some(newest) if link::sequence::newer(sequence, newest) => {
+                Some(newest) if ahead(sequence, newest) => {
                     to.moved += u64::from(sequence.wrapping_sub(newest));
                     to.newest = Some(sequence);
                 }

@@ -232,7 +232,7 @@ impl crate::scenario::Connection for AcceptsReplays {
     fn receive(
         &mut self,
         datagram: &[u8],
-        deliver: &mut dyn FnMut(u16, &[u8]),
+        deliver: &mut dyn FnMut(u16, &[u8]) -> bool,
     ) -> Result<(), &'static str> {
         match crate::scenario::Connection::receive(&mut self.0, datagram, deliver) {
             Err("duplicate-packet") => Ok(()),
@@ -269,7 +269,7 @@ impl crate::scenario::Connection for DyingEndpoint {
     fn receive(
         &mut self,
         datagram: &[u8],
-        deliver: &mut dyn FnMut(u16, &[u8]),
+        deliver: &mut dyn FnMut(u16, &[u8]) -> bool,
     ) -> Result<(), &'static str> {
         let verdict = crate::scenario::Connection::receive(&mut self.1, datagram, deliver);
         match (self.0, verdict) {

@@ -65,6 +65,9 @@ pub fn shard_json(config: &Config, record: &ShardRecord) -> Value {
                 .collect::<Vec<_>>(),
             "first": talks.first.iter().map(|((slot, kind), index)| json!([slot, kind.name(), index]))
                 .collect::<Vec<_>>(),
+            "families": talks.families.iter()
+                .map(|(family, t)| json!([family.name(), tally_json(t, |k| k.name())]))
+                .collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -246,6 +249,20 @@ fn talks_of(value: &Value) -> Result<Talks, String> {
         let slot = usize::try_from(number(slot, "slot")?).map_err(|e| e.to_string())?;
         let kind = broken_kind(text(kind, "kind")?)?;
         talks.first.insert((slot, kind), number(index, "index")?);
+    }
+    // Written before configurations were drawn: none.
+    if let Some(families) = value.get("families") {
+        for row in list(families, "an endpoint's families")? {
+            let [name, tally] = list(row, "a family's tally")?.as_slice() else {
+                return Err(format!("a family's tally is [family, tally], not {row}"));
+            };
+            let name = text(name, "family")?;
+            let family = crate::configs::Family::named(name)
+                .ok_or_else(|| format!("no configuration family named {name:?}"))?;
+            talks
+                .families
+                .insert(family, tally_from(tally, broken_kind)?);
+        }
     }
     Ok(talks)
 }

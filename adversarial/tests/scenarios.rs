@@ -137,7 +137,7 @@ impl adversarial::scenario::Connection for DropsOldestAck {
     fn receive(
         &mut self,
         datagram: &[u8],
-        deliver: &mut dyn FnMut(u16, &[u8]),
+        deliver: &mut dyn FnMut(u16, &[u8]) -> bool,
     ) -> Result<(), &'static str> {
         adversarial::scenario::Connection::receive(&mut self.0, datagram, deliver)
     }

@@ -11,8 +11,9 @@
 //! no conversation, `{"kept": true}` when every promise held, else the
 //! broken promise, the step and the words.
 
-use super::{run, scenario, Broken, Connection, Failure, Scenario, StateClass};
+use super::{run, scenario, scenario_drawn, Broken, Connection, Failure, Scenario, StateClass};
 use crate::alloc::allocated_during;
+use crate::configs::Family;
 use crate::draw::case_rng;
 use crate::panics::{caught, panic_message};
 use crate::target::EndpointTarget;
@@ -32,25 +33,55 @@ pub fn attempt(
     class: StateClass,
     entropy: &[u8],
 ) -> Option<(Scenario, Result<(), Failure>)> {
-    let scenario = scenario(class, &target.config(), &mut Unstructured::new(entropy)).ok()?;
+    let scenario = built(target, class, entropy)?;
     let outcome = judged(target, &scenario);
     Some((scenario, outcome))
 }
 
+/// The conversation `entropy` builds for `class` against `target`: for a
+/// configuration it draws when the target takes any.
+fn built(target: &dyn EndpointTarget, class: StateClass, entropy: &[u8]) -> Option<Scenario> {
+    let u = &mut Unstructured::new(entropy);
+    let own = target.config();
+    if target.draws_configs() {
+        scenario_drawn(class, &own, u).ok()
+    } else {
+        scenario(class, &own, u).ok()
+    }
+}
+
 /// What a fresh endpoint of `target` made of `scenario`, in this process.
 pub(crate) fn judged(target: &dyn EndpointTarget, scenario: &Scenario) -> Result<(), Failure> {
+    // A file written before configurations were drawn states none: the
+    // target's own.
+    let own;
+    let scenario = if scenario.config.is_none() {
+        own = Scenario {
+            config: Some(target.config()),
+            ..scenario.clone()
+        };
+        &own
+    } else {
+        scenario
+    };
     caught(|| {
-        let (mut connection, made) = fresh(target);
+        let (mut connection, made) = fresh(target, scenario.config.as_ref());
         run(connection.as_mut(), made, scenario)
     })
     .unwrap_or_else(|payload| Err(panicked(scenario, payload.as_ref())))
 }
 
-/// A fresh endpoint of `target`, and the bytes making it allocated, but
-/// for the box the harness holds it in: the bound is on the endpoint's own
-/// memory.
-fn fresh(target: &dyn EndpointTarget) -> (Box<dyn Connection>, usize) {
-    let (connection, made) = allocated_during(|| target.make());
+/// A fresh endpoint of `target` for `config` (its own when `None`), and
+/// the bytes making it allocated, but for the box the harness holds it in:
+/// the bound is on the endpoint's own memory.
+fn fresh(
+    target: &dyn EndpointTarget,
+    config: Option<&link::Config>,
+) -> (Box<dyn Connection>, usize) {
+    let (connection, made) = allocated_during(|| match config {
+        Some(config) if target.draws_configs() => target.make_with(config),
+        _ => target.make(),
+    });
     let boxed = std::mem::size_of_val(connection.as_ref());
     (connection, made.bytes.saturating_sub(boxed))
 }
@@ -132,7 +163,11 @@ pub fn answer(target: &dyn EndpointTarget, input: &[u8]) -> Value {
     };
     match attempt(target, class, entropy) {
         None => json!({ "none": true }),
-        Some((_, outcome)) => said(outcome),
+        Some((scenario, outcome)) => {
+            let mut said = said(outcome);
+            said["family"] = json!(scenario.family.name());
+            said
+        }
     }
 }
 
@@ -146,6 +181,18 @@ fn said(outcome: Result<(), Failure>) -> Value {
             "what": failure.what,
         }),
     }
+}
+
+/// The configuration family a worker's answer names; the target's own
+/// when it names none (it died before it could say).
+pub(crate) fn family_said(answer: &Answer) -> Family {
+    let Answer::Said(line) = answer else {
+        return Family::Own;
+    };
+    serde_json::from_str::<Value>(line)
+        .ok()
+        .and_then(|value| value["family"].as_str().and_then(Family::named))
+        .unwrap_or(Family::Own)
 }
 
 /// What a worker's answer says of a conversation of `class` with `steps`
@@ -209,7 +256,7 @@ pub(crate) fn attempt_in(
     };
     // The conversation is built here too: the harness's own code, which
     // the kept failure shows.
-    let scenario = scenario(class, &target.config(), &mut Unstructured::new(entropy)).ok()?;
+    let scenario = built(target, class, entropy)?;
     let input = by_entropy(class, entropy);
     let answer = worker.ask_all(&[&input]).pop()?;
     let outcome = outcome(answer, class, scenario.datagrams.len())?;

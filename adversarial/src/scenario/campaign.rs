@@ -7,9 +7,10 @@
 //! datagrams) and written as a file that `replay` runs again.
 
 pub use super::attempt::attempt;
-use super::attempt::{attempt_in, by_index, by_record, entropy, judged, outcome};
+use super::attempt::{attempt_in, by_index, by_record, entropy, family_said, judged, outcome};
 use super::record::{self, EXTENSION};
 use super::{Broken, Failure, Scenario, StateClass};
+use crate::configs::Family;
 use crate::digest::fingerprint;
 use crate::schedule::{self, Plan, Shard};
 use crate::shrink::shrink_within;
@@ -86,6 +87,9 @@ pub struct Report {
     /// Per target, the number of cases up to and including its first
     /// failing one, if any failed.
     pub caught_after: Vec<(&'static str, Option<u64>)>,
+    /// One row per target and configuration family that had cases, in
+    /// order: which configurations ran, and how they fared.
+    pub families: Vec<(&'static str, Family, Tally)>,
 }
 
 impl Report {
@@ -109,6 +113,8 @@ pub(crate) struct Merged {
     pub tallies: BTreeMap<usize, Tally>,
     /// The lowest failing index of each class slot and kind.
     pub first: BTreeMap<(usize, Broken), u64>,
+    /// Per configuration family.
+    pub families: BTreeMap<Family, Tally>,
 }
 
 impl Merged {
@@ -120,6 +126,9 @@ impl Merged {
         for (key, index) in &other.first {
             let first = self.first.entry(*key).or_insert(*index);
             *first = (*first).min(*index);
+        }
+        for (family, tally) in &other.families {
+            self.families.entry(*family).or_default().merge(tally);
         }
     }
 }
@@ -184,10 +193,11 @@ pub(crate) fn run_part(
                         let (slot, class) = class_of(index)?;
                         let started = Instant::now();
                         let entropy = entropy(settings.seed, target.name(), index);
-                        let (_, outcome) = attempt(target, class, &entropy)?;
+                        let (scenario, outcome) = attempt(target, class, &entropy)?;
                         Some((
                             index,
                             slot,
+                            scenario.family,
                             outcome.err().map(|f| f.kind),
                             started.elapsed(),
                         ))
@@ -209,17 +219,22 @@ pub(crate) fn run_part(
                 .zip(answers)
                 .map(|(&index, answer)| {
                     let (slot, class) = class_of(index)?;
+                    let family = family_said(&answer);
                     let outcome = outcome(answer, class, 0)?;
-                    Some((index, slot, outcome.err().map(|f| f.kind), each))
+                    Some((index, slot, family, outcome.err().map(|f| f.kind), each))
                 })
                 .collect()
         },
         |t, _, result| {
-            let (Some((index, slot, broken, elapsed)), Some(merged)) = (result, merged.get_mut(t))
+            let (Some((index, slot, family, broken, elapsed)), Some(merged)) =
+                (result, merged.get_mut(t))
             else {
                 return false;
             };
             let tally = merged.tallies.entry(slot).or_default();
+            tally.add(broken);
+            tally.elapsed += elapsed;
+            let tally = merged.families.entry(family).or_default();
             tally.add(broken);
             tally.elapsed += elapsed;
             judged += 1;
@@ -251,6 +266,11 @@ pub(crate) fn finish(
             if let Some(&class) = settings.classes.get(*slot) {
                 report.rows.push((target.name(), class, tally.clone()));
             }
+        }
+        for (family, tally) in &merged.families {
+            report
+                .families
+                .push((target.name(), *family, tally.clone()));
         }
         let caught = merged.first.values().min().map(|index| index + 1);
         report.caught_after.push((target.name(), caught));

@@ -8,8 +8,9 @@
 //! writers only: never by reading a datagram with the code under attack,
 //! which would share its bugs (`tests/scenarios.rs` counts the reads).
 
-use super::{Owed, Own, Scenario};
-use crate::conversation::ahead;
+use super::{ack_fields, Application, Owed, Own, Scenario};
+use crate::configs::{self, Family, Needs};
+use crate::window::{ahead, Windows};
 use arbitrary::Unstructured;
 use link::{Endpoint, FragmentHeader, Header, FRAGMENT_HEADER_BYTES};
 use std::collections::{HashMap, HashSet};
@@ -179,20 +180,6 @@ impl Packet {
     }
 }
 
-/// The ack fields of a receiver that got `own.received`: the newest of
-/// them, and a bit for each of the 32 up to it that it got (reliable 1.0's
-/// rule, stated here); `None` when it got none.
-fn ack_fields(own: &Own) -> Option<(u16, u32)> {
-    let newest = (0..own.count)
-        .rev()
-        .map(|i| own.first.wrapping_add(i))
-        .find(|s| own.received.contains(s))?;
-    let bits = (0..32u16)
-        .filter(|i| own.received.contains(&newest.wrapping_sub(*i)))
-        .fold(0u32, |bits, i| bits | 1 << i);
-    Some((newest, bits))
-}
-
 /// The endpoint's own packets for a scenario of `class` whose peer starts
 /// at `peer_start`: up to 32, each received by the peer with odds of 3 in
 /// 4, half the time just before the peer's sequences (so that its headers
@@ -237,7 +224,7 @@ fn own_packets(
         let len = if largest > config.fragment_above && u.ratio(1, 4)? {
             u.int_in_range(config.fragment_above + 1..=largest)?
         } else {
-            u.int_in_range(1..=16)?
+            u.int_in_range(1..=config.max_packet_size.min(16))?
         };
         lengths.push(u16::try_from(len).unwrap_or(u16::MAX));
     }
@@ -314,13 +301,122 @@ fn regular(header: Header, payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// What a conversation of `class` needs of a drawn configuration.
+fn needs(class: StateClass) -> Needs {
+    let mut needs = Needs::default();
+    match class {
+        // Three reassembly windows of bombs; a loss as long as the
+        // received window.
+        StateClass::ReassemblyBomb => needs.max_window = 256,
+        StateClass::LossAcrossWrap => needs.max_window = 1024,
+        // A count one past the most must still fit in a fragment header.
+        StateClass::TooManyFragments => needs.max_fragments = 255,
+        _ => {}
+    }
+    needs
+}
+
+/// Builds a scenario of `class` from `u` for a configuration drawn around
+/// `own` ([`configs::draw`]: `own` itself half the time, and when `u` is
+/// all zeros, so that a shrunk conversation's configuration shrinks toward
+/// it).
+///
+/// # Errors
+///
+/// When `u` runs out of entropy, or builds no conversation of `class`.
+pub fn scenario_drawn(
+    class: StateClass,
+    own: &link::Config,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Scenario> {
+    let (family, config) = configs::draw(own, needs(class), u)?;
+    let mut scenario = scenario(class, &config, u)?;
+    scenario.family = family;
+    Ok(scenario)
+}
+
 /// Builds a scenario of `class` from `u`, for an endpoint with `config`
-/// whose peer's first sequence is `Scenario::peer_start`.
+/// whose peer's first sequence is `Scenario::peer_start`, and its
+/// application's choices ([`Application`]).
 ///
 /// # Errors
 ///
 /// When `u` runs out of entropy.
 pub fn scenario(
+    class: StateClass,
+    config: &link::Config,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Scenario> {
+    let mut scenario = lie(class, config, u)?;
+    application(u, &mut scenario)?;
+    Ok(scenario)
+}
+
+/// The sequence a datagram names (bytes 1 and 2 of a packet header and of
+/// a fragment header alike).
+fn sequence_of(datagram: &[u8]) -> Option<u16> {
+    match datagram {
+        [_, low, high, ..] => Some(u16::from_le_bytes([*low, *high])),
+        _ => None,
+    }
+}
+
+/// The application's choices: a quarter of conversations take their acks
+/// in batches of 2 to 64 datagrams; a quarter decline packets, each a
+/// third of the time, the first time they are handed over. A declined
+/// packet's datagrams come again right after the one that completed it
+/// (so every verdict after stays as owed), or, when that was the last
+/// datagram, half the time never: then it is owed no delivery, and no ack.
+fn application(u: &mut Unstructured<'_>, scenario: &mut Scenario) -> arbitrary::Result<()> {
+    if u.ratio(1, 4)? {
+        scenario.app.takes_acks_every = u.int_in_range(2..=64)?;
+    }
+    if !u.ratio(1, 4)? {
+        return Ok(());
+    }
+    let mut candidates: Vec<u16> = scenario.must_deliver.iter().copied().collect();
+    candidates.sort_unstable();
+    for sequence in candidates {
+        if !u.ratio(1, 3)? {
+            continue;
+        }
+        let accepted = |(datagram, owed): &(Vec<u8>, Owed)| {
+            *owed == Owed::Accept && sequence_of(datagram) == Some(sequence)
+        };
+        let (Some(first), Some(last)) = (
+            scenario.datagrams.iter().position(accepted),
+            scenario.datagrams.iter().rposition(accepted),
+        ) else {
+            continue;
+        };
+        // A newer packet's datagram among its fragments may have moved the
+        // windows: its fragments again might be stale. Not declined.
+        let moved = scenario.datagrams[first..last]
+            .iter()
+            .any(|(datagram, owed)| {
+                *owed == Owed::Accept && sequence_of(datagram).is_some_and(|s| ahead(s, sequence))
+            });
+        if moved {
+            continue;
+        }
+        scenario.app.declines.insert(sequence);
+        if last + 1 == scenario.datagrams.len() && u.ratio(1, 2)? {
+            scenario.must_deliver.remove(&sequence);
+            continue;
+        }
+        let again: Vec<(Vec<u8>, Owed)> = scenario
+            .datagrams
+            .iter()
+            .filter(|d| accepted(d))
+            .cloned()
+            .collect();
+        scenario.datagrams.splice(last + 1..last + 1, again);
+    }
+    Ok(())
+}
+
+/// The conversation of `class` with its lie, for `config`.
+fn lie(
     class: StateClass,
     config: &link::Config,
     u: &mut Unstructured<'_>,
@@ -482,6 +578,9 @@ pub fn scenario(
             start
         },
         own,
+        config: Some(config.clone()),
+        family: Family::Own,
+        app: Application::default(),
     })
 }
 
@@ -589,7 +688,7 @@ fn loss_across_wrap(
         2 => received.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
         _ => reassembly.wrapping_mul(u.arbitrary()?).wrapping_sub(below),
     };
-    let lost = u.int_in_range(usize::from(reassembly)..=usize::from(received) + 8)?;
+    let lost = u.int_in_range(usize::from(reassembly.min(received))..=usize::from(received) + 8)?;
     let own = own_packets(StateClass::LossAcrossWrap, start, config, u)?;
     let packets: Vec<Packet> = conversation(u, config, start, (lost + 2, 0, true))?
         .into_iter()
@@ -601,9 +700,9 @@ fn loss_across_wrap(
     // The jump is a whole packet, so that the windows move on its receipt.
     debug_assert!(!jump.fragmented(config) && first.fragmented(config));
     let newest = jump.header.sequence;
-    // After the jump, a sequence is stale in a window of `len` when the
-    // window's oldest slot is ahead of it.
-    let stale = |sequence: u16, len: u16| ahead(newest.wrapping_add(1).wrapping_sub(len), sequence);
+    // The windows after the jump.
+    let mut after = Windows::new(config, start);
+    after.advance(newest);
     let mut datagrams = vec![(first.datagrams[0].clone(), Owed::Accept)];
     let jumped = jump.datagrams[0].clone();
     datagrams.push((jumped.clone(), Owed::Accept));
@@ -621,14 +720,14 @@ fn loss_across_wrap(
         }
         let sequence = packet.header.sequence;
         let owed = if packet.fragmented(config) {
-            if stale(sequence, reassembly) {
+            if after.stale_fragment(sequence) {
                 Owed::Refuse("stale-fragment")
             } else {
                 must_deliver.insert(sequence);
                 replay = packet.datagrams.get(1).cloned();
                 Owed::Accept
             }
-        } else if stale(sequence, received) {
+        } else if after.stale_packet(sequence) {
             Owed::Refuse("stale-packet")
         } else {
             must_deliver.insert(sequence);
@@ -654,5 +753,8 @@ fn loss_across_wrap(
         must_deliver,
         peer_start: start,
         own,
+        config: Some(config.clone()),
+        family: Family::Own,
+        app: Application::default(),
     })
 }

@@ -14,16 +14,21 @@ mod classes;
 pub mod record;
 pub mod table;
 
-pub use classes::{scenario, StateClass};
+pub use classes::{scenario, scenario_drawn, StateClass};
 
 use crate::alloc::allocated_during;
+use crate::configs::Family;
+use crate::window::{remembers, Windows};
 use std::collections::{HashMap, HashSet};
 
 /// What the scenarios need of an endpoint under attack.
 pub trait Connection {
     /// Receives `datagram`; a whole packet goes to `deliver` with its
-    /// sequence. `Ok` when accepted (stored or delivered), else the cause
-    /// of the refusal, as `link::Cause::label` names it.
+    /// sequence, which says whether the application took it (reliable
+    /// 1.0's `process_packet`: a packet declined is not acknowledged, and
+    /// is taken when it comes again). `Ok` when accepted (stored,
+    /// delivered or declined), else the cause of the refusal, as
+    /// `link::Cause::label` names it.
     ///
     /// # Errors
     ///
@@ -31,7 +36,7 @@ pub trait Connection {
     fn receive(
         &mut self,
         datagram: &[u8],
-        deliver: &mut dyn FnMut(u16, &[u8]),
+        deliver: &mut dyn FnMut(u16, &[u8]) -> bool,
     ) -> Result<(), &'static str>;
 
     /// Datagrams refused for `cause` so far.
@@ -66,11 +71,10 @@ impl Connection for link::Endpoint {
     fn receive(
         &mut self,
         datagram: &[u8],
-        deliver: &mut dyn FnMut(u16, &[u8]),
+        deliver: &mut dyn FnMut(u16, &[u8]) -> bool,
     ) -> Result<(), &'static str> {
         Self::receive(self, datagram, |sequence, payload| {
-            deliver(sequence, payload);
-            true
+            deliver(sequence, payload)
         })
         .map(|_| ())
         .map_err(|refusal| refusal.cause.label())
@@ -141,6 +145,36 @@ pub struct Scenario {
     pub peer_start: u16,
     /// The endpoint's own packets, sent before the peer's datagrams arrive.
     pub own: Own,
+    /// The configuration the conversation was built for, and its family;
+    /// `None` for the target's own (files written before configurations
+    /// were drawn).
+    pub config: Option<link::Config>,
+    /// The family `config` was drawn from.
+    pub family: Family,
+    /// What the endpoint's application does with what it is handed.
+    pub app: Application,
+}
+
+/// The application's choices in a conversation: the packets it declines
+/// the first time it is handed them, and how often it takes its acks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Application {
+    /// Packets declined when first handed over: not acknowledged, and
+    /// taken when they come again (reliable 1.0's `process_packet`
+    /// returning 0).
+    pub declines: HashSet<u16>,
+    /// Datagrams between two takings of the acks (1: after every one), so
+    /// that the ack buffer may fill in between.
+    pub takes_acks_every: u16,
+}
+
+impl Default for Application {
+    fn default() -> Self {
+        Self {
+            declines: HashSet::new(),
+            takes_acks_every: 1,
+        }
+    }
 }
 
 /// The endpoint's own packets in a scenario: `count` of them from sequence
@@ -265,26 +299,51 @@ impl Broken {
     }
 }
 
+/// The ack fields of every honest header of the peer's in a scenario whose
+/// endpoint sent `own`: the newest of its packets the peer received, and a
+/// bit for each of the 32 up to it that it received (reliable 1.0's rule,
+/// stated here); `None` when it received none.
+#[must_use]
+pub fn ack_fields(own: &Own) -> Option<(u16, u32)> {
+    let newest = (0..own.count)
+        .rev()
+        .map(|i| own.first.wrapping_add(i))
+        .find(|s| own.received.contains(s))?;
+    let bits = (0..32u16)
+        .filter(|i| own.received.contains(&newest.wrapping_sub(*i)))
+        .fold(0u32, |bits, i| bits | 1 << i);
+    Some((newest, bits))
+}
+
 /// Has `connection` send one more packet of its own after the scenario and
 /// judges its header: its sequence the next of its own, its `ack` the
-/// newest sequence of the peer's it accepted a datagram of (before any,
-/// the one before the first it expects), and a bit of `ack_bits` for each
-/// of the 32 up to it that it delivered (reliable 1.0's rule, from the
-/// scenario's history). What went wrong, if anything; nothing is judged of
-/// a connection that does not send.
+/// newest sequence the windows moved to (before any, the one before the
+/// first it expects), and a bit of `ack_bits` for each of the 32 up to it
+/// that it took and its received window still holds (reliable 1.0's rule,
+/// from the scenario's history). What went wrong, if anything; nothing is
+/// judged of a connection that does not send.
 fn header_acks(
     connection: &mut dyn Connection,
     scenario: &Scenario,
-    newest: Option<u16>,
-    delivered: &HashSet<u16>,
+    windows: &Windows,
+    taken: &HashSet<u16>,
 ) -> Option<String> {
     let mut reply: Option<Vec<u8>> = None;
     let sequence = connection.send_own(scenario.own.first, b"reply", &mut |datagram| {
-        reply.get_or_insert_with(|| datagram.to_vec());
+        // A configuration with tiny fragments sends even this as
+        // fragments: fragment 0 carries the packet header after its own.
+        let header = match datagram.first() {
+            Some(prefix) if prefix & 1 == 1 => datagram.get(link::FRAGMENT_HEADER_BYTES..),
+            _ => Some(datagram),
+        };
+        reply.get_or_insert_with(|| header.unwrap_or_default().to_vec());
     })?;
-    let ack = newest.unwrap_or(scenario.peer_start.wrapping_sub(1));
+    let ack = windows.newest();
     let ack_bits = (0..32u16)
-        .filter(|i| delivered.contains(&ack.wrapping_sub(*i)))
+        .filter(|i| {
+            let sequence = ack.wrapping_sub(*i);
+            taken.contains(&sequence) && windows.holds(sequence)
+        })
         .fold(0u32, |bits, i| bits | 1 << i);
     let owed = link::Header {
         sequence: scenario.own.first.wrapping_add(scenario.own.count),
@@ -304,14 +363,98 @@ fn header_acks(
     })
 }
 
+/// The acks a connection owes its application, as reliable 1.0 reports
+/// them: on each packet of the peer's it takes, each own packet its header
+/// acknowledges (bit 0 first) that it sent, still remembers and has not
+/// reported, while its ack buffer has room; the application empties the
+/// buffer when it takes the acks.
+struct AckModel {
+    /// The acks of every honest header of the peer's.
+    header: Option<(u16, u32)>,
+    /// Its own packets: the first, how many it sent, the sent window.
+    first: u16,
+    sent: u16,
+    window: u16,
+    /// The ack buffer's size, and what it holds.
+    room: usize,
+    held: Vec<u16>,
+    /// Every own packet reported so far.
+    reported: HashSet<u16>,
+}
+
+impl AckModel {
+    /// The acks reported on taking a packet with the honest header.
+    fn take_packet(&mut self) {
+        let Some((ack, bits)) = self.header else {
+            return;
+        };
+        for i in 0..32u16 {
+            let own = ack.wrapping_sub(i);
+            if bits & (1 << i) == 0
+                || !remembers(self.first, self.sent, self.window, own)
+                || self.reported.contains(&own)
+            {
+                continue;
+            }
+            if self.held.len() < self.room {
+                self.held.push(own);
+                self.reported.insert(own);
+            }
+        }
+    }
+
+    /// Compares the acks the application took with those owed since it
+    /// last took them: what went wrong, if anything.
+    fn take(&mut self, mut got: Vec<u16>) -> Option<(Broken, String)> {
+        let mut owed = std::mem::take(&mut self.held);
+        got.sort_unstable();
+        owed.sort_unstable();
+        if got == owed {
+            return None;
+        }
+        let extra: Vec<u16> = got.iter().filter(|a| !owed.contains(a)).copied().collect();
+        let missing: Vec<u16> = owed.iter().filter(|a| !got.contains(a)).copied().collect();
+        Some(if extra.is_empty() {
+            (
+                Broken::Unacked,
+                format!(
+                    "its packets {missing:?}, which the peer's headers acknowledged, not reported \
+                     (acks {got:?} taken, ack buffer of {})",
+                    self.room
+                ),
+            )
+        } else {
+            (
+                Broken::FalseAck,
+                format!(
+                    "acks for packets {extra:?}, which it never sent, the peer never received, \
+                     it had forgotten or it reported before (owed {owed:?})"
+                ),
+            )
+        })
+    }
+}
+
+/// The sequence a datagram names (bytes 1 and 2, for a packet header and
+/// a fragment header alike) and whether it is a fragment; read here, not
+/// by the code under attack.
+fn named(datagram: &[u8]) -> Option<(u16, bool)> {
+    match datagram {
+        [prefix, low, high, ..] => Some((u16::from_le_bytes([*low, *high]), prefix & 1 == 1)),
+        _ => None,
+    }
+}
+
 /// Has `connection` send its own packets ([`Scenario::own`]), then
 /// delivers the scenario's datagrams to it one by one and checks every
 /// step: the owed verdict, the counter of a refusal's cause moved by
-/// exactly one, deliveries sent, intact and once, acks only for its own
-/// packets the peer received, each once, allocations within its bound; at
-/// the end, every packet owed delivery delivered and, once a packet of the
-/// peer's was, every own packet it received acknowledged. `made` is what
-/// making the connection allocated.
+/// exactly one, deliveries sent, intact and taken once, the acks the
+/// application takes exactly those owed ([`Application::takes_acks_every`]
+/// datagrams apart, and at the end), allocations within its bound; at the
+/// end, every packet owed delivery taken, and its next header's acks. The
+/// application declines the packets [`Application::declines`] names the
+/// first time it is handed them. `made` is what making the connection
+/// allocated.
 ///
 /// # Errors
 ///
@@ -327,17 +470,16 @@ pub fn run(
         kind,
         what,
     };
+    let config = scenario.config.clone().unwrap_or_else(config);
     connection.expect_peer_from(scenario.peer_start);
     let mut allocated = made;
-    // The acks owed: the own packets the peer received, once it is known
-    // that the connection sent them.
-    let mut owed_acks: HashSet<u16> = HashSet::new();
+    let mut sent = 0u16;
     for i in 0..scenario.own.count {
         let payload = scenario.own.payload(i);
-        let (sent, bytes) =
+        let (done, bytes) =
             allocated_during(|| connection.send_own(scenario.own.first, &payload, &mut |_| {}));
         allocated += bytes.bytes;
-        let Some(sequence) = sent else {
+        let Some(sequence) = done else {
             break;
         };
         let owed = scenario.own.first.wrapping_add(i);
@@ -348,13 +490,22 @@ pub fn run(
                 format!("its own packet {i} went as {sequence}, not {owed}"),
             ));
         }
-        if scenario.own.received.contains(&sequence) {
-            owed_acks.insert(sequence);
-        }
+        sent += 1;
     }
-    let mut delivered: HashSet<u16> = HashSet::new();
-    // The newest sequence it accepted a datagram of: its next header's ack.
-    let mut newest: Option<u16> = None;
+    let mut acks = AckModel {
+        header: ack_fields(&scenario.own),
+        first: scenario.own.first,
+        sent,
+        window: config.sent_packets_buffer_size,
+        room: config.ack_buffer_size,
+        held: Vec::new(),
+        reported: HashSet::new(),
+    };
+    let mut windows = Windows::new(&config, scenario.peer_start);
+    // Packets the application took, and those it declined once.
+    let mut taken: HashSet<u16> = HashSet::new();
+    let mut declined: HashSet<u16> = HashSet::new();
+    let every = usize::from(scenario.app.takes_acks_every.max(1));
     let mut payload = Vec::with_capacity(1 << 16);
     for (step, (datagram, owed)) in scenario.datagrams.iter().enumerate() {
         let before = match owed {
@@ -365,8 +516,11 @@ pub fn run(
         let mut handed = None;
         let (verdict, bytes) = allocated_during(|| {
             connection.receive(datagram, &mut |sequence, p| {
-                handed = Some(sequence);
                 payload.extend_from_slice(p);
+                let takes =
+                    !scenario.app.declines.contains(&sequence) || declined.contains(&sequence);
+                handed = Some((sequence, takes));
+                takes
             })
         });
         allocated += bytes.bytes;
@@ -382,11 +536,10 @@ pub fn run(
         }
         match (owed, verdict) {
             (Owed::Accept, Ok(())) => {
-                if let [_, low, high, ..] = datagram[..] {
-                    let sequence = u16::from_le_bytes([low, high]);
-                    if newest.is_none_or(|n| crate::conversation::ahead(sequence, n)) {
-                        newest = Some(sequence);
-                    }
+                // A fragment moves the windows as it is stored; a whole
+                // packet as the application takes it.
+                if let Some((sequence, true)) = named(datagram) {
+                    windows.advance(sequence);
                 }
             }
             (Owed::Refuse(cause), Err(got)) if got == *cause => {
@@ -407,7 +560,7 @@ pub fn run(
                 ));
             }
         }
-        if let Some(sequence) = handed {
+        if let Some((sequence, takes)) = handed {
             if scenario.sent.get(&sequence) != Some(&payload) {
                 return Err(fail(
                     step,
@@ -415,30 +568,30 @@ pub fn run(
                     format!("packet {sequence} delivered other than it was sent"),
                 ));
             }
-            if !delivered.insert(sequence) {
+            if !takes {
+                declined.insert(sequence);
+            } else if !taken.insert(sequence) {
                 return Err(fail(
                     step,
                     Broken::DeliveredTwice,
                     format!("packet {sequence} delivered twice"),
                 ));
+            } else {
+                windows.advance(sequence);
+                acks.take_packet();
             }
         }
-        for ack in connection.take_acks() {
-            if !owed_acks.remove(&ack) {
-                return Err(fail(
-                    step,
-                    Broken::FalseAck,
-                    format!("an ack for packet {ack}, which it never sent, the peer never received, or was acked before"),
-                ));
+        if (step + 1) % every == 0 {
+            if let Some((kind, what)) = acks.take(connection.take_acks()) {
+                return Err(fail(step, kind, what));
             }
         }
     }
     let end = scenario.datagrams.len();
-    let mut missing: Vec<u16> = scenario
-        .must_deliver
-        .difference(&delivered)
-        .copied()
-        .collect();
+    if let Some((kind, what)) = acks.take(connection.take_acks()) {
+        return Err(fail(end, kind, what));
+    }
+    let mut missing: Vec<u16> = scenario.must_deliver.difference(&taken).copied().collect();
     missing.sort_unstable();
     if !missing.is_empty() {
         return Err(fail(
@@ -447,21 +600,8 @@ pub fn run(
             format!("packets {missing:?} never delivered"),
         ));
     }
-    if let Some(failure) = header_acks(connection, scenario, newest, &delivered) {
+    if let Some(failure) = header_acks(connection, scenario, &windows, &taken) {
         return Err(fail(end, Broken::HeaderAcks, failure));
-    }
-    // Every honest header of the peer's acknowledges the same packets, so
-    // once one of its packets was delivered, each was owed its ack.
-    if !delivered.is_empty() && !owed_acks.is_empty() {
-        let mut unacked: Vec<u16> = owed_acks.into_iter().collect();
-        unacked.sort_unstable();
-        return Err(fail(
-            end,
-            Broken::Unacked,
-            format!(
-                "its packets {unacked:?}, which the peer received and acknowledged, never acked"
-            ),
-        ));
     }
     Ok(())
 }

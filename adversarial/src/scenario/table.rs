@@ -55,6 +55,34 @@ pub fn text(report: &Report) -> String {
         let rate = tally.cases as f64 / tally.elapsed.as_secs_f64().max(1e-9);
         let _ = writeln!(out, " {rate:>8.0}");
     }
+    out.push_str(&families_text(report));
+    out
+}
+
+/// Per endpoint target, a line per configuration family that ran: its
+/// conversations, those that kept every promise, and those that did not.
+#[must_use]
+pub fn families_text(report: &Report) -> String {
+    let mut out = String::new();
+    let mut current = "";
+    for (target, family, tally) in &report.families {
+        if *target != current {
+            current = target;
+            let _ = writeln!(
+                out,
+                "\n{target} (configurations drawn per conversation)\n  {:<34} {:>7} {:>8} {:>9}",
+                "family", "cases", "as owed", "failing"
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {:<34} {:>7} {:>8} {:>9}",
+            family.name(),
+            tally.cases,
+            tally.as_owed,
+            tally.cases.saturating_sub(tally.as_owed)
+        );
+    }
     out
 }
 
@@ -72,9 +100,10 @@ pub fn failures_text(report: &Report) -> String {
 #[must_use]
 pub fn failure_line(kept: &Kept) -> String {
     format!(
-        "FAIL {} / {}: {} at datagram {} of {} (case {}){}",
+        "FAIL {} / {} ({}): {} at datagram {} of {} (case {}){}",
         kept.target,
         kept.failure.class.name(),
+        kept.scenario.family.name(),
         kept.failure.what,
         kept.failure.step,
         kept.scenario.datagrams.len(),
@@ -104,6 +133,12 @@ pub fn json(report: &Report) -> Value {
                 "broken": broken,
             })
         }).collect::<Vec<_>>(),
+        "families": report.families.iter().map(|(target, family, tally)| json!({
+            "endpoint": target,
+            "family": family.name(),
+            "cases": tally.cases,
+            "as_owed": tally.as_owed,
+        })).collect::<Vec<_>>(),
         "caught_after": report.caught_after.iter().map(|(target, after)| json!({
             "endpoint": target,
             "cases": after,
@@ -115,6 +150,7 @@ pub fn json(report: &Report) -> Value {
             "what": kept.failure.what,
             "step": kept.failure.step,
             "datagrams": kept.scenario.datagrams.len(),
+            "family": kept.scenario.family.name(),
             "case": kept.index,
             "file": kept.file.as_ref().map(|p| p.display().to_string()),
         })).collect::<Vec<_>>(),

@@ -17,6 +17,21 @@ pub trait EndpointTarget: Send + Sync {
 
     /// A fresh endpoint, its peer's first packet expected at sequence 0.
     fn make(&self) -> Box<dyn Connection>;
+
+    /// Whether its endpoints can be made for any configuration
+    /// ([`EndpointTarget::make_with`]): then each conversation draws one
+    /// ([`crate::configs`]); else every conversation uses
+    /// [`EndpointTarget::config`]. False unless a target says so.
+    fn draws_configs(&self) -> bool {
+        false
+    }
+
+    /// A fresh endpoint for `config` (one a conversation drew); the
+    /// default ignores it and makes one for its own.
+    fn make_with(&self, config: &link::Config) -> Box<dyn Connection> {
+        let _ = config;
+        self.make()
+    }
 }
 
 /// An endpoint target built by [`endpoint`].
@@ -25,10 +40,12 @@ pub struct Made<F> {
     about: &'static str,
     config: link::Config,
     make: F,
+    draws: bool,
 }
 
 /// The endpoint target called `name`, whose endpoints `make` builds for
-/// `config`:
+/// `config`, or for a configuration each conversation draws around it
+/// (unless [`Made::own_config_only`] says not to):
 ///
 /// ```
 /// let target = adversarial::target::endpoint("link", adversarial::scenario::config(), |config| {
@@ -46,6 +63,7 @@ where
         about: "",
         config,
         make,
+        draws: true,
     }
 }
 
@@ -54,6 +72,14 @@ impl<F> Made<F> {
     #[must_use]
     pub const fn about(mut self, about: &'static str) -> Self {
         self.about = about;
+        self
+    }
+
+    /// Every conversation with the target's own configuration, for an
+    /// endpoint that works with no other (a peer built for fixed sizes).
+    #[must_use]
+    pub const fn own_config_only(mut self) -> Self {
+        self.draws = false;
         self
     }
 }
@@ -77,5 +103,13 @@ where
 
     fn make(&self) -> Box<dyn Connection> {
         Box::new((self.make)(&self.config))
+    }
+
+    fn draws_configs(&self) -> bool {
+        self.draws
+    }
+
+    fn make_with(&self, config: &link::Config) -> Box<dyn Connection> {
+        Box::new((self.make)(config))
     }
 }
