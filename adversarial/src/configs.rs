@@ -116,12 +116,32 @@ pub fn draw(
     } else {
         Family::ALL[1 + usize::from(pick - 128) % (Family::ALL.len() - 1)]
     };
+    Ok((family, of_family(own, family, needs, u)?))
+}
+
+/// A configuration of `family` drawn from `u` (`own` for
+/// [`Family::Own`]), as [`draw`] makes them.
+///
+/// # Errors
+///
+/// When `u` runs out of entropy.
+pub fn of_family(
+    own: &Config,
+    family: Family,
+    needs: Needs,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Config> {
     let mut config = own.clone();
     let window = |u: &mut Unstructured<'_>, range: (u16, u16)| -> arbitrary::Result<u16> {
         u.int_in_range(range.0.min(needs.max_window)..=range.1.min(needs.max_window))
     };
     let odd = |u: &mut Unstructured<'_>| -> arbitrary::Result<u16> {
-        let n = window(u, (3, 1000))?;
+        // Half of them small, where a slot shared across the wrap is near.
+        let n = if u.arbitrary()? {
+            window(u, (3, 40))?
+        } else {
+            window(u, (3, 1000))?
+        };
         Ok(if n.is_power_of_two() { n + 1 } else { n }.min(needs.max_window))
     };
     let large = |u: &mut Unstructured<'_>| -> arbitrary::Result<u16> {
@@ -175,7 +195,7 @@ pub fn draw(
             fragments(&mut config, size, count, u)?;
         }
     }
-    Ok((family, config))
+    Ok(config)
 }
 
 /// Fragments of `size` bytes, `count` at most, packets as large as they

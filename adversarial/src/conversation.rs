@@ -5,7 +5,8 @@
 //! checked. The stateful fuzz target's body (`fuzz::link_conversation`).
 
 use crate::alloc::allocated_during;
-use crate::window::ahead;
+use crate::configs::{self, Family, Needs};
+use crate::window::{remembers, Windows};
 use arbitrary::{Arbitrary, Unstructured};
 use link::{Config, Endpoint, Received};
 use std::collections::{HashMap, HashSet};
@@ -95,21 +96,47 @@ pub enum Step {
         /// By this many milliseconds.
         millis: u8,
     },
+    /// A datagram in flight arrives, and the application declines the
+    /// packet it completes, if any: not acknowledged, owed delivery when
+    /// its datagrams come again.
+    Decline {
+        /// Whether at B.
+        to_b: bool,
+        /// Which.
+        pick: u8,
+    },
+    /// The other side's next packet jumps (as after a long loss, or a
+    /// resumed sender) to half the range from the receiver's received
+    /// window's oldest sequence (or reassembly's), give or take one: the
+    /// tie at half the range, decided by the numbers.
+    Jump {
+        /// Whether B receives what it sends next.
+        to_b: bool,
+        /// Bit 0: reassembly's window, not the received one; the rest,
+        /// modulo 3: one less, exactly, one more.
+        edge: u8,
+    },
 }
 
 /// One end: its endpoint, what it allocated, what it sent and what it was
 /// handed.
 struct Side {
     endpoint: Endpoint,
+    config: Config,
     allocated: usize,
-    /// Payloads this end sent, by sequence.
+    /// Payloads this end sent, by sequence, and how many it sent from its
+    /// first sequence.
     sent: HashMap<u16, Vec<u8>>,
-    /// Sequences this end delivered, each with how far its window had
-    /// moved when it was.
+    first: u16,
+    sent_count: u16,
+    /// The sequences it sent before each jump: first, and how many.
+    used: Vec<(u16, u16)>,
+    /// Sequences this end's application took, each with how far its
+    /// windows had moved when it did.
     delivered: HashMap<u16, u64>,
-    /// The newest sequence this end accepted a datagram of, and how far
-    /// that has moved in all (its window moves with it).
-    newest: Option<u16>,
+    /// Its windows of the peer's sequences, as the harness's own
+    /// arithmetic moves them, and how far they have moved in all.
+    windows: Windows,
     moved: u64,
     /// Sequences a datagram not sent by the peer (corrupted or injected)
     /// was accepted for: their content is whatever the attacker made it.
@@ -117,13 +144,12 @@ struct Side {
     /// Datagrams in flight toward this end.
     in_flight: Vec<InFlight>,
     /// For each packet of the peer's, per datagram: whether it arrived
-    /// while this end's windows still held the packet.
+    /// while this end's windows still held the packet (since the
+    /// application last declined it).
     arrived: HashMap<u16, Vec<bool>>,
     /// Whether a datagram the peer did not make (corrupted or injected)
     /// reached this end: then nothing is owed of it in time.
     attacked: bool,
-    /// The first sequence this end expects of its peer.
-    peer_first: u16,
     /// For each packet this end sent, the peer's packets its header
     /// acknowledges, as this end's history says it had them then.
     header_acks: HashMap<u16, Vec<u16>>,
@@ -140,78 +166,86 @@ struct InFlight {
     index: usize,
 }
 
-/// Makes an endpoint under test: link's own, or one with a planted fault.
-pub type Make<'a> = &'a dyn Fn() -> Endpoint;
+/// Makes an endpoint under test for a configuration: link's own, or one
+/// with a planted fault.
+pub type Make<'a> = &'a dyn Fn(&Config) -> Endpoint;
 
-/// Link's own endpoint with [`config`].
+/// Link's own endpoint for `config`.
 #[must_use]
-pub fn endpoint() -> Endpoint {
-    Endpoint::new(config(), 0.0).unwrap_or_else(|e| panic!("the conversation's config: {e}"))
+pub fn endpoint(config: &Config) -> Endpoint {
+    Endpoint::new(config.clone(), 0.0)
+        .unwrap_or_else(|e| panic!("a drawn configuration is valid: {e}"))
 }
 
 impl Side {
-    fn new(make: Make<'_>) -> Self {
-        let (endpoint, made) = allocated_during(make);
+    fn new(make: Make<'_>, config: &Config, start: u16) -> Self {
+        let (endpoint, made) = allocated_during(|| make(config));
         Self {
             endpoint,
+            config: config.clone(),
             allocated: made.bytes,
             sent: HashMap::new(),
+            first: start,
+            sent_count: 0,
+            used: Vec::new(),
             delivered: HashMap::new(),
-            newest: None,
+            windows: Windows::new(config, start),
             moved: 0,
             forged: HashSet::new(),
             in_flight: Vec::new(),
             arrived: HashMap::new(),
             attacked: false,
-            peer_first: 0,
             header_acks: HashMap::new(),
             acked: HashSet::new(),
         }
     }
 
     /// The peer's packets a header this end writes now acknowledges: the
-    /// newest sequence it accepted a datagram of (before any, the one
-    /// before the first it expects), and each of the 31 before it that it
-    /// delivered (reliable 1.0's rule, from this end's history).
+    /// newest sequence its windows moved to (before any, the one before
+    /// the first it expects), and each of the 31 before it that its
+    /// application took and its received window still holds (reliable
+    /// 1.0's rule, from this end's history).
     fn acks_in_header(&self) -> Vec<u16> {
-        let ack = self.newest.unwrap_or(self.peer_first.wrapping_sub(1));
+        let ack = self.windows.newest();
         (0..32u16)
             .map(|i| ack.wrapping_sub(i))
             .filter(|d| {
-                self.delivered
-                    .get(d)
-                    .is_some_and(|then| self.moved - then < REUSE_DISTANCE)
+                self.windows.holds(*d)
+                    && self
+                        .delivered
+                        .get(d)
+                        .is_some_and(|then| self.moved - then < REUSE_DISTANCE)
             })
             .collect()
     }
 
-    /// Whether this end's window of `window` packets has passed the peer's
-    /// packet `sequence`, by the newest sequence it accepted a datagram of:
-    /// reliable 1.0's staleness, from this end's history.
-    fn passed(&self, sequence: u16, window: u16) -> bool {
-        self.newest
-            .is_some_and(|newest| ahead(newest.wrapping_add(1).wrapping_sub(window), sequence))
-    }
-
-    /// The window that judges a datagram of this shape: reassembly's for a
-    /// fragment, received packets' for a whole packet.
-    fn window_for(datagram: &[u8]) -> u16 {
+    /// Whether this end's windows have passed the peer's packet
+    /// `sequence`, for a datagram of this shape: reliable 1.0's staleness,
+    /// from this end's history.
+    fn passed(&self, sequence: u16, datagram: &[u8]) -> bool {
         if datagram.first().is_some_and(|prefix| prefix & 1 == 1) {
-            config().fragment_reassembly_buffer_size
+            self.windows.stale_fragment(sequence)
         } else {
-            config().received_packets_buffer_size
+            self.windows.stale_packet(sequence)
         }
     }
 
-    /// Whether its own packet `sequence` is among the last 32 it sent,
-    /// the ones it remembers for their acks.
+    /// Moves its windows to `sequence`, if newer, counting the distance.
+    fn advance(&mut self, sequence: u16) {
+        let before = self.windows.next;
+        self.windows.advance(sequence);
+        self.moved += u64::from(self.windows.next.wrapping_sub(before));
+    }
+
+    /// Whether its own packet `sequence` is still in its sent window, the
+    /// packets it remembers for their acks.
     fn remembers(&self, sequence: u16) -> bool {
-        let back = self
-            .endpoint
-            .next_sequence()
-            .wrapping_sub(1)
-            .wrapping_sub(sequence);
-        usize::from(back) < self.sent.len().min(32)
+        remembers(
+            self.first,
+            self.sent_count,
+            self.config.sent_packets_buffer_size,
+            sequence,
+        )
     }
 
     /// Counts what `f` allocates against the endpoint's bound.
@@ -232,19 +266,17 @@ impl Side {
 /// was owed that refusal: only what time explains (its window passed it,
 /// or it came before), as this end's history says, unless an attacker's
 /// datagram was accepted for the same sequence; never for its form.
-fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
+fn refusal_owed(to: &Side, sequence: u16, datagram: &[u8], cause: link::Cause) -> bool {
     use link::Cause;
     if to.forged.contains(&sequence) {
         return true;
     }
-    let behind = |window: u16| to.passed(sequence, window);
     let had = to
         .delivered
         .get(&sequence)
         .is_some_and(|then| to.moved - then < REUSE_DISTANCE);
     match cause {
-        Cause::StalePacket => behind(config().received_packets_buffer_size),
-        Cause::StaleFragment => behind(config().fragment_reassembly_buffer_size),
+        Cause::StalePacket | Cause::StaleFragment => to.passed(sequence, datagram),
         Cause::DuplicatePacket | Cause::AlreadyReceived => had,
         // The same fragment again: its first copy stands.
         Cause::DuplicateFragment => true,
@@ -256,12 +288,12 @@ fn refusal_owed(to: &Side, sequence: u16, cause: link::Cause) -> bool {
 /// a refusal is counted once under its cause; an honest datagram (one the
 /// peer made for packet `honest`, as it made it) is refused only when
 /// time explains it ([`refusal_owed`]); a delivered packet was sent by the
-/// peer, intact, and is delivered once, unless an attacker's datagram was
-/// accepted for its sequence.
-fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
-    let passed = honest.filter(|sequence| {
-        !to.forged.contains(sequence) && to.passed(*sequence, Side::window_for(datagram))
-    });
+/// peer, intact, and is taken once, unless an attacker's datagram was
+/// accepted for its sequence. The application takes what it is handed
+/// unless `declines`.
+fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>, declines: bool) {
+    let passed =
+        honest.filter(|sequence| !to.forged.contains(sequence) && to.passed(*sequence, datagram));
     if honest.is_none() {
         to.attacked = true;
     }
@@ -269,13 +301,13 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
     let acks_before = to.endpoint.acks().len();
     // Reserved before the endpoint runs, so that only its own allocations
     // are counted against its bound.
-    let mut payload = Vec::with_capacity(config().max_packet_size);
+    let mut payload = Vec::with_capacity(to.config.max_packet_size);
     let mut handed: Option<u16> = None;
     let result = to.measured(|e| {
         e.receive(datagram, |sequence, delivered| {
             handed = Some(sequence);
             payload.extend_from_slice(delivered);
-            true
+            !declines
         })
     });
     let handed = handed.map(|sequence| (sequence, payload));
@@ -291,7 +323,7 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
             assert!(handed.is_none(), "a refused datagram delivered a packet");
             if let Some(sequence) = honest {
                 assert!(
-                    refusal_owed(to, sequence, refusal.cause),
+                    refusal_owed(to, sequence, datagram, refusal.cause),
                     "an honest datagram of packet {sequence} refused: {refusal}"
                 );
             }
@@ -304,29 +336,52 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
                      {received:?}"
                 );
             }
-            let sequence = match received {
-                Received::Delivered { sequence }
-                | Received::Declined { sequence }
-                | Received::Stored { sequence, .. } => sequence,
+            let (sequence, taken) = match received {
+                Received::Delivered { sequence } => (sequence, true),
+                Received::Declined { sequence } | Received::Stored { sequence, .. } => {
+                    (sequence, false)
+                }
             };
             if honest.is_none() {
                 to.forged.insert(sequence);
             }
-            match to.newest {
-                Some(newest) if ahead(sequence, newest) => {
-                    to.moved += u64::from(sequence.wrapping_sub(newest));
-                    to.newest = Some(sequence);
+            // A fragment moves the windows as it is stored; a whole packet
+            // as the application takes it.
+            if taken || datagram.first().is_some_and(|prefix| prefix & 1 == 1) {
+                to.advance(sequence);
+            }
+            if let Received::Declined { .. } = received {
+                assert!(
+                    declines,
+                    "packet {sequence} declined, the application took it"
+                );
+                // Owed again only once its datagrams all come again.
+                if let Some(arrived) = to.arrived.get_mut(&sequence) {
+                    arrived.iter_mut().for_each(|held| *held = false);
                 }
-                None => to.newest = Some(sequence),
-                Some(_) => {}
             }
             let reported: Vec<u16> = to.endpoint.acks()[acks_before..].to_vec();
-            if handed.is_some() {
+            if taken {
                 acks_owed(to, from, sequence, &reported);
+            } else {
+                assert!(
+                    reported.is_empty(),
+                    "acks {reported:?} reported on a packet not taken"
+                );
             }
             to.acked.extend(reported);
             if let Some((delivered, payload)) = handed {
                 assert_eq!(delivered, sequence);
+                if !to.forged.contains(&sequence) {
+                    assert_eq!(
+                        from.sent.get(&sequence),
+                        Some(&payload),
+                        "packet {sequence} delivered other than it was sent"
+                    );
+                }
+                if !taken {
+                    return;
+                }
                 // A sequence comes round again once the window has moved
                 // half the range past it: only an attacker's datagrams
                 // move it that far in a short script (16 bits, no
@@ -336,13 +391,6 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>) {
                         to.moved - then >= REUSE_DISTANCE,
                         "packet {sequence} delivered twice, the window {} sequences on",
                         to.moved - then
-                    );
-                }
-                if !to.forged.contains(&sequence) {
-                    assert_eq!(
-                        from.sent.get(&sequence),
-                        Some(&payload),
-                        "packet {sequence} delivered other than it was sent"
                     );
                 }
             }
@@ -366,10 +414,13 @@ fn acks_owed(to: &Side, from: &Side, sequence: u16, reported: &[u16]) {
     let Some(header) = from.header_acks.get(&sequence) else {
         return;
     };
+    // In the header's order, as many as the ack buffer has room for (the
+    // application took its acks after the last step).
     let mut owed: Vec<u16> = header
         .iter()
         .copied()
         .filter(|own| to.remembers(*own) && !to.acked.contains(own))
+        .take(to.config.ack_buffer_size)
         .collect();
     let mut got = reported.to_vec();
     owed.sort_unstable();
@@ -407,9 +458,10 @@ pub struct Summary {
     pub acked: [usize; 2],
 }
 
-/// Runs the script `data` describes (where the sequences start, then
-/// steps read through `arbitrary`, at most 512) over two of link's
-/// endpoints; panics when a promise breaks.
+/// Runs the script `data` describes (the configuration, drawn as the
+/// scenarios draw theirs, where the sequences start, then steps read
+/// through `arbitrary`, at most 512) over two of link's endpoints; panics
+/// when a promise breaks.
 pub fn run(data: &[u8]) -> Summary {
     run_with(data, &endpoint)
 }
@@ -417,31 +469,97 @@ pub fn run(data: &[u8]) -> Summary {
 /// As [`run`], over endpoints `make` makes.
 pub fn run_with(data: &[u8], make: Make<'_>) -> Summary {
     let mut u = Unstructured::new(data);
-    // A quarter of the scripts start just before the wrap.
+    // Each family as often as the own configuration (0 picks it).
+    let family = Family::ALL[usize::from(u.arbitrary::<u8>().unwrap_or(0)) % Family::ALL.len()];
+    let own = config();
+    let config = configs::of_family(&own, family, Needs::default(), &mut u).unwrap_or(own);
+    // A quarter of the scripts start just before the wrap, within reach of
+    // a script's packets.
     let near_wrap = u.ratio(1, 4).unwrap_or(false);
     let start = if near_wrap {
-        u16::MAX - u16::from(u.arbitrary::<u8>().unwrap_or(0))
+        u16::MAX - u16::from(u.arbitrary::<u8>().unwrap_or(0) % 64)
     } else {
         0
     };
-    let steps = std::iter::from_fn(|| Step::arbitrary(&mut u).ok());
-    run_from(start, steps, make)
+    let steps = std::iter::from_fn(|| next_step(&mut u).ok());
+    run_from(&config, start, steps, make)
 }
 
-/// Runs `steps` (at most 512 of them) over two of link's endpoints, from
-/// sequence 0; panics when a promise breaks.
+/// The next step of a script, read compactly: a byte choosing the kind
+/// (deliveries and sends the most often, so that random bytes hold
+/// conversations, not only lies), then its fields a byte or two each; an
+/// injected datagram is at most 64 bytes, so that one step does not eat
+/// the script.
+fn next_step(u: &mut Unstructured<'_>) -> arbitrary::Result<Step> {
+    let kind = u.arbitrary::<u8>()? % 16;
+    let to_b = u.arbitrary::<bool>()?;
+    Ok(match kind {
+        0..=3 => Step::Send {
+            to_b,
+            len: u.arbitrary()?,
+            fill: u.arbitrary()?,
+        },
+        4..=8 => Step::Deliver {
+            to_b,
+            pick: u.arbitrary()?,
+        },
+        9 => Step::Drop {
+            to_b,
+            pick: u.arbitrary()?,
+        },
+        10 => Step::Duplicate {
+            to_b,
+            pick: u.arbitrary()?,
+        },
+        11 => Step::Corrupt {
+            to_b,
+            pick: u.arbitrary()?,
+            at: u.arbitrary()?,
+            xor: u.arbitrary()?,
+        },
+        12 => {
+            let len = usize::from(u.arbitrary::<u8>()? % 64);
+            Step::Inject {
+                to_b,
+                bytes: u.bytes(len)?.to_vec(),
+            }
+        }
+        13 => Step::Tick {
+            millis: u.arbitrary()?,
+        },
+        14 => Step::Decline {
+            to_b,
+            pick: u.arbitrary()?,
+        },
+        _ => Step::Jump {
+            to_b,
+            edge: u.arbitrary()?,
+        },
+    })
+}
+
+/// Runs `steps` (at most 512 of them) over two of link's endpoints with
+/// [`config`], from sequence 0; panics when a promise breaks.
 pub fn run_steps(steps: impl IntoIterator<Item = Step>) -> Summary {
-    run_from(0, steps, &endpoint)
+    run_from(&config(), 0, steps, &endpoint)
 }
 
-/// Runs `steps` over endpoints `make` makes, each sending from `start`
-/// and expecting its peer from there.
-fn run_from(start: u16, steps: impl IntoIterator<Item = Step>, make: Make<'_>) -> Summary {
-    let mut sides = [Side::new(make), Side::new(make)];
+/// Runs `steps` over endpoints `make` makes for `config`, each sending
+/// from `start` and expecting its peer from there; panics when a promise
+/// breaks.
+pub fn run_from(
+    config: &Config,
+    start: u16,
+    steps: impl IntoIterator<Item = Step>,
+    make: Make<'_>,
+) -> Summary {
+    let mut sides = [
+        Side::new(make, config, start),
+        Side::new(make, config, start),
+    ];
     for side in &mut sides {
         side.endpoint.set_next_sequence(start);
         side.endpoint.expect_peer_from(start);
-        side.peer_first = start;
     }
     let mut time = 0.0f64;
     let mut acked = [0usize; 2];
@@ -498,15 +616,15 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
     match step {
         Step::Send { to_b, len, fill } => {
             let (to, from) = ends(sides, to_b);
-            let len = usize::from(len) % (config().max_packet_size + 1);
+            let len = usize::from(len) % (from.config.max_packet_size + 1);
             if len == 0 || to.in_flight.len() >= MAX_IN_FLIGHT {
                 return;
             }
             let payload: Vec<u8> = (0..len).map(|i| fill.wrapping_add(i as u8)).collect();
             // The datagrams land in space reserved beforehand, so that only
             // the endpoint's own allocations are counted against its bound.
-            let mut bytes = Vec::with_capacity(len + 64 * config().max_fragments);
-            let mut spans = Vec::with_capacity(config().max_fragments);
+            let mut bytes = Vec::with_capacity(len + 64 * from.config.max_fragments);
+            let mut spans = Vec::with_capacity(from.config.max_fragments);
             let sent = from.measured(|e| {
                 e.send(&payload, |d| {
                     spans.push((bytes.len(), d.len()));
@@ -515,6 +633,7 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             });
             let sequence = sent.unwrap_or_else(|e| panic!("a packet within the limits: {e}"));
             from.sent.insert(sequence, payload);
+            from.sent_count += 1;
             let acks = from.acks_in_header();
             from.header_acks.insert(sequence, acks);
             to.arrived.insert(sequence, vec![false; spans.len()]);
@@ -529,7 +648,9 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
                     }),
             );
         }
-        Step::Deliver { to_b, pick } | Step::Duplicate { to_b, pick } => {
+        Step::Deliver { to_b, pick }
+        | Step::Duplicate { to_b, pick }
+        | Step::Decline { to_b, pick } => {
             let (to, from) = ends(sides, to_b);
             if to.in_flight.is_empty() {
                 return;
@@ -540,7 +661,7 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             } else {
                 to.in_flight.remove(at)
             };
-            let held = !to.passed(datagram.sequence, Side::window_for(&datagram.bytes));
+            let held = !to.passed(datagram.sequence, &datagram.bytes);
             if let Some(arrived) = to
                 .arrived
                 .get_mut(&datagram.sequence)
@@ -548,7 +669,8 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             {
                 *arrived |= held;
             }
-            receive(to, from, &datagram.bytes, Some(datagram.sequence));
+            let declines = matches!(step, Step::Decline { .. });
+            receive(to, from, &datagram.bytes, Some(datagram.sequence), declines);
         }
         Step::Drop { to_b, pick } => {
             let (to, _) = ends(sides, to_b);
@@ -573,11 +695,48 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
             if let Some(b) = datagram.get_mut(byte) {
                 *b ^= xor;
             }
-            receive(to, from, &datagram, None);
+            receive(to, from, &datagram, None, false);
         }
         Step::Inject { to_b, bytes } => {
             let (to, from) = ends(sides, to_b);
-            receive(to, from, &bytes, None);
+            receive(to, from, &bytes, None, false);
+        }
+        Step::Jump { to_b, edge } => {
+            let (to, from) = ends(sides, to_b);
+            let len = if edge & 1 == 1 {
+                to.windows.reassembly
+            } else {
+                to.windows.received
+            };
+            let next = to
+                .windows
+                .next
+                .wrapping_sub(len)
+                .wrapping_add(crate::window::HALF)
+                .wrapping_add(u16::from(edge >> 1) % 3)
+                .wrapping_sub(1);
+            // Honest only where the sender never sent: no old datagram,
+            // stored fragment or delivery may meet a sequence used again.
+            let reach = MAX_STEPS as u16;
+            let overlaps = |(first, count): (u16, u16)| {
+                next.wrapping_sub(first) < count.saturating_add(reach)
+                    || first.wrapping_sub(next) < reach
+            };
+            if from
+                .used
+                .iter()
+                .copied()
+                .chain([(from.first, from.sent_count)])
+                .any(overlaps)
+            {
+                return;
+            }
+            // A sender that starts again at `next` remembers nothing it
+            // sent before.
+            from.used.push((from.first, from.sent_count));
+            from.endpoint.set_next_sequence(next);
+            from.first = next;
+            from.sent_count = 0;
         }
         Step::Tick { millis } => {
             *time += f64::from(millis) / 1000.0;
@@ -595,8 +754,9 @@ fn apply(sides: &mut [Side; 2], step: Step, time: &mut f64) {
 /// allocations within the bound, estimates finite. The raw-bytes body the
 /// stateful one is compared with.
 pub fn run_raw(data: &[u8], make: Make<'_>) {
-    let mut to = Side::new(make);
-    let from = Side::new(make);
+    let config = config();
+    let mut to = Side::new(make, &config, 0);
+    let from = Side::new(make, &config, 0);
     let mut rest = data;
     for _ in 0..MAX_STEPS {
         let Some((&len, tail)) = rest.split_first() else {
@@ -605,7 +765,7 @@ pub fn run_raw(data: &[u8], make: Make<'_>) {
         let len = usize::from(len).min(tail.len());
         let (datagram, tail) = tail.split_at(len);
         rest = tail;
-        receive(&mut to, &from, datagram, None);
+        receive(&mut to, &from, datagram, None, false);
         steady(&to);
     }
 }

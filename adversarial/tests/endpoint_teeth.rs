@@ -19,31 +19,42 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 adversarial::count_allocations!();
 
-/// Runs each fuzz body may spend on one planted bug.
-const BUDGET: usize = 1200;
+/// Runs each fuzz body may spend on one planted bug; the stateful body's
+/// on a bug honest conversations must show, within which it must catch it.
+const BUDGET: usize = 1_200;
+const CONVERSATION_BUDGET: usize = 10_000;
 
 /// The faults an honest conversation shows: an ack owed or given wrongly,
 /// an honest packet lost, a stale one delivered.
-const CONVERSATION_FAULTS: [Fault; 5] = [
+const CONVERSATION_FAULTS: [Fault; 9] = [
     Fault::WrapKeepsWindow,
     Fault::FullLastFragment,
     Fault::AckOffByOne,
     Fault::ShortAckBase,
     Fault::FragmentedNotRecorded,
+    Fault::ModuloSlots,
+    Fault::DeclinedRecorded,
+    Fault::FullAckBufferMarksAcked,
+    Fault::HalfRangeStale,
 ];
 
 /// The conversations within which the campaign must catch each of them.
 const CONVERSATION_FAULT_CASES: u64 = 1_000;
 
-fn faulty(fault: Fault) -> Endpoint {
-    Endpoint::new(config(), 0.0).unwrap().with_fault(fault)
+fn faulty(fault: Fault, config: &link::Config) -> Endpoint {
+    Endpoint::new(config.clone(), 0.0)
+        .unwrap()
+        .with_fault(fault)
 }
 
 /// The campaign's conversations against the faulty endpoint, with the
 /// default budget of `check::endpoints`: the cases up to the first that
 /// failed, if one did.
 fn campaign_until_caught(fault: Fault) -> Option<u64> {
-    let target = endpoint("faulty", config(), move |_: &link::Config| faulty(fault));
+    // Each conversation's endpoint made for the configuration it drew.
+    let target = endpoint("faulty", config(), move |config: &link::Config| {
+        faulty(fault, config)
+    });
     let report = adversarial::check::endpoints(vec![Box::new(target)]).report();
     assert_eq!(report.conversations.passed(), report.passed());
     let caught = report.conversations.caught_after.first().and_then(|c| c.1);
@@ -52,10 +63,14 @@ fn campaign_until_caught(fault: Fault) -> Option<u64> {
 }
 
 /// Random inputs to a fuzz body until one panics: the number run.
-fn fuzz_until_caught(fault: Fault, body: fn(&[u8], conversation::Make<'_>)) -> Option<usize> {
+fn fuzz_until_caught(
+    fault: Fault,
+    body: fn(&[u8], conversation::Make<'_>),
+    budget: usize,
+) -> Option<usize> {
     let mut rng = ChaCha8Rng::seed_from_u64(27);
-    let make = move || faulty(fault);
-    for run in 1..=BUDGET {
+    let make = move |config: &link::Config| faulty(fault, config);
+    for run in 1..=budget {
         let mut input = vec![0u8; 1 + (rng.next_u32() % 4096) as usize];
         rng.fill_bytes(&mut input);
         if catch_unwind(AssertUnwindSafe(|| body(&input, &make))).is_err() {
@@ -84,8 +99,13 @@ fn every_planted_endpoint_bug_is_caught_by_the_scenarios() {
     let mut missed = Vec::new();
     for fault in Fault::ALL {
         let scenarios = campaign_until_caught(fault);
-        let stateful = fuzz_until_caught(fault, stateful);
-        let raw = fuzz_until_caught(fault, conversation::run_raw);
+        let budget = if CONVERSATION_FAULTS.contains(&fault) {
+            CONVERSATION_BUDGET
+        } else {
+            BUDGET
+        };
+        let stateful = fuzz_until_caught(fault, stateful, budget);
+        let raw = fuzz_until_caught(fault, conversation::run_raw, BUDGET);
         println!(
             "{:<24} {:<22} {:<22} {:<22}",
             format!("{fault:?}"),

@@ -66,11 +66,20 @@ pub enum StateClass {
     /// ones: its other fragments, stale; lost packets, stale or delivered
     /// once; replays, already received.
     LossAcrossWrap,
+    /// Late packets at the edges of each window (exactly its length behind
+    /// the newest, one less, one more), then every recent packet again:
+    /// taken, stale or a duplicate as the window's arithmetic says, half
+    /// the time with the windows across the wrap.
+    WindowEdges,
+    /// A packet exactly half the range from the received (or reassembly)
+    /// window's oldest sequence, after a sender's jump: stale or taken as
+    /// the tie at half the range decides, by the numbers.
+    HalfRange,
 }
 
 impl StateClass {
     /// Every class, in declaration order.
-    pub const ALL: [Self; 21] = [
+    pub const ALL: [Self; 23] = [
         Self::FragmentCountChanged,
         Self::FragmentIdOutOfRange,
         Self::FragmentTooLong,
@@ -92,6 +101,8 @@ impl StateClass {
         Self::TooManyFragments,
         Self::SequenceMismatch,
         Self::LossAcrossWrap,
+        Self::WindowEdges,
+        Self::HalfRange,
     ];
 
     /// Its name in tables and on the command line.
@@ -119,6 +130,8 @@ impl StateClass {
             Self::TooManyFragments => "too-many-fragments",
             Self::SequenceMismatch => "sequence-mismatch",
             Self::LossAcrossWrap => "loss-across-wrap",
+            Self::WindowEdges => "window-edges",
+            Self::HalfRange => "half-range",
         }
     }
 }
@@ -309,6 +322,8 @@ fn needs(class: StateClass) -> Needs {
         // received window.
         StateClass::ReassemblyBomb => needs.max_window = 256,
         StateClass::LossAcrossWrap => needs.max_window = 1024,
+        // A conversation as long as the windows, every recent packet again.
+        StateClass::WindowEdges => needs.max_window = 64,
         // A count one past the most must still fit in a fragment header.
         StateClass::TooManyFragments => needs.max_fragments = 255,
         _ => {}
@@ -425,8 +440,11 @@ fn lie(
     if config.fragment_size.saturating_mul(2) >= config.max_packet_size {
         return Err(arbitrary::Error::IncorrectFormat);
     }
-    if class == StateClass::LossAcrossWrap {
-        return loss_across_wrap(config, u);
+    match class {
+        StateClass::LossAcrossWrap => return loss_across_wrap(config, u),
+        StateClass::WindowEdges => return window_edges(config, u),
+        StateClass::HalfRange => return half_range(config, u),
+        _ => {}
     }
     let count = u.int_in_range(4..=16)?;
     let big = u.int_in_range(0..=count - 2)?;
@@ -758,3 +776,199 @@ fn loss_across_wrap(
         app: Application::default(),
     })
 }
+
+/// The scenario of `class` whose honest packets are `packets`, the
+/// datagrams that arrive `datagrams`, and the packets owed delivery
+/// `must_deliver`.
+fn told(
+    class: StateClass,
+    config: &link::Config,
+    (peer_start, own): (u16, Own),
+    packets: &[Packet],
+    datagrams: Vec<(Vec<u8>, Owed)>,
+    must_deliver: HashSet<u16>,
+) -> Scenario {
+    Scenario {
+        class,
+        datagrams,
+        sent: packets
+            .iter()
+            .map(|q| (q.header.sequence, q.payload.clone()))
+            .collect(),
+        must_deliver,
+        peer_start,
+        own,
+        config: Some(config.clone()),
+        family: Family::Own,
+        app: Application::default(),
+    }
+}
+
+/// What a packet's datagrams are owed arriving at `windows` after the
+/// application took `taken`: each fragment taken unless its sequence is a
+/// stale fragment's (or it was taken and still held: already received); a
+/// whole packet taken unless stale, or a duplicate of one held.
+fn owed_late(
+    packet: &Packet,
+    config: &link::Config,
+    windows: &Windows,
+    taken: &HashSet<u16>,
+) -> Owed {
+    let sequence = packet.header.sequence;
+    let held = taken.contains(&sequence) && windows.holds(sequence);
+    if packet.fragmented(config) {
+        if held {
+            Owed::Refuse("already-received")
+        } else if windows.stale_fragment(sequence) {
+            Owed::Refuse("stale-fragment")
+        } else {
+            Owed::Accept
+        }
+    } else if windows.stale_packet(sequence) {
+        Owed::Refuse("stale-packet")
+    } else if held {
+        Owed::Refuse("duplicate-packet")
+    } else {
+        Owed::Accept
+    }
+}
+
+/// A [`StateClass::WindowEdges`] conversation: as many packets as the
+/// longer window and two more, the last whole; those exactly the received
+/// window's and reassembly's length behind the last, one less and one
+/// more, held back and arriving after it (the one at reassembly's length
+/// in three fragments or more); then every packet up to one more than the
+/// received window behind the last again. Half the time the last lands
+/// just past the wrap, so the windows hold both sides of it.
+fn window_edges(config: &link::Config, u: &mut Unstructured<'_>) -> arbitrary::Result<Scenario> {
+    let (received, reassembly) = (
+        config.received_packets_buffer_size,
+        config.fragment_reassembly_buffer_size,
+    );
+    let count = usize::from(received.max(reassembly)) + 2;
+    let last = u16::try_from(count - 1).map_err(|_| arbitrary::Error::IncorrectFormat)?;
+    let start = if u.arbitrary()? {
+        // The last packet within the received window past 0.
+        0u16.wrapping_sub(last)
+            .wrapping_add(u.int_in_range(0..=received.saturating_sub(1))?)
+    } else {
+        u.arbitrary()?
+    };
+    let back = |distance: u16| -> Option<usize> { Some(usize::from(last.checked_sub(distance)?)) };
+    let big = back(reassembly).unwrap_or(count);
+    let own = own_packets(StateClass::WindowEdges, start, config, u)?;
+    let packets: Vec<Packet> = conversation(u, config, start, (count, big, true))?
+        .into_iter()
+        .map(|p| p.acknowledging(&own, config))
+        .collect();
+    let mut late: Vec<usize> = [received, reassembly]
+        .iter()
+        .flat_map(|&len| [len.wrapping_sub(1), len, len.saturating_add(1)])
+        .filter_map(back)
+        .filter(|&i| i + 1 < count)
+        .collect();
+    late.sort_unstable();
+    late.dedup();
+    let mut windows = Windows::new(config, start);
+    let mut taken = HashSet::new();
+    let mut datagrams = Vec::new();
+    for (i, packet) in packets.iter().enumerate() {
+        if late.contains(&i) {
+            continue;
+        }
+        for datagram in &packet.datagrams {
+            datagrams.push((datagram.clone(), Owed::Accept));
+        }
+        windows.advance(packet.header.sequence);
+        taken.insert(packet.header.sequence);
+    }
+    let mut must_deliver = taken.clone();
+    // The late ones, the furthest behind first.
+    for &i in &late {
+        let packet = &packets[i];
+        let owed = owed_late(packet, config, &windows, &taken);
+        if owed == Owed::Accept {
+            must_deliver.insert(packet.header.sequence);
+        }
+        for datagram in &packet.datagrams {
+            datagrams.push((datagram.clone(), owed));
+        }
+        if owed == Owed::Accept {
+            taken.insert(packet.header.sequence);
+        }
+    }
+    // Every recent packet again, the newest first.
+    for packet in packets.iter().rev().take(usize::from(received) + 2) {
+        let owed = owed_late(packet, config, &windows, &taken);
+        if owed == Owed::Accept {
+            // Never taken before (late and stale then): its first datagram
+            // alone, which keeps every verdict after it as owed.
+            continue;
+        }
+        let datagram = packet.datagrams.last().cloned().unwrap_or_default();
+        datagrams.push((datagram, owed));
+    }
+    Ok(told(
+        StateClass::WindowEdges,
+        config,
+        (start, own),
+        &packets,
+        datagrams,
+        must_deliver,
+    ))
+}
+
+/// A [`StateClass::HalfRange`] conversation: a packet, then one from a
+/// sender that jumped to exactly half the range ahead of the received
+/// window's oldest sequence (or reassembly's, for a packet of three
+/// fragments or more), then its next: each stale or taken as the tie at
+/// half the range decides (the larger number is the newer).
+fn half_range(config: &link::Config, u: &mut Unstructured<'_>) -> arbitrary::Result<Scenario> {
+    let start: u16 = u.arbitrary()?;
+    let fragmented = u.arbitrary::<bool>()?;
+    let len = if fragmented {
+        config.fragment_reassembly_buffer_size
+    } else {
+        config.received_packets_buffer_size
+    };
+    let own = own_packets(StateClass::HalfRange, start, config, u)?;
+    let first = conversation(u, config, start, (1, 1, true))?;
+    // The window's oldest, once the first packet is taken, is start + 1 -
+    // len; the jump is half the range from it.
+    let jump = start
+        .wrapping_add(1)
+        .wrapping_sub(len)
+        .wrapping_add(HALF_RANGE);
+    let big = if fragmented { 0 } else { 2 };
+    let after = conversation(u, config, jump, (2, big, false))?;
+    let packets: Vec<Packet> = first
+        .into_iter()
+        .chain(after)
+        .map(|p| p.acknowledging(&own, config))
+        .collect();
+    let mut windows = Windows::new(config, start);
+    let mut taken = HashSet::new();
+    let mut datagrams = Vec::new();
+    for packet in &packets {
+        let owed = owed_late(packet, config, &windows, &taken);
+        for datagram in &packet.datagrams {
+            datagrams.push((datagram.clone(), owed));
+        }
+        if owed == Owed::Accept {
+            windows.advance(packet.header.sequence);
+            taken.insert(packet.header.sequence);
+        }
+    }
+    let must_deliver = taken;
+    Ok(told(
+        StateClass::HalfRange,
+        config,
+        (start, own),
+        &packets,
+        datagrams,
+        must_deliver,
+    ))
+}
+
+/// Half the sequence range.
+const HALF_RANGE: u16 = 32_768;
