@@ -41,16 +41,26 @@ fn describe(owed: &Owed) -> String {
 /// How many wrong verdicts a ledger keeps as examples.
 const EXAMPLES: usize = 8;
 
+/// The most datagrams given up on that a ledger keeps for a late verdict.
+pub const GIVEN_UP: usize = 1 << 20;
+
 /// Malicious datagrams awaiting a verdict, by fingerprint, in two
 /// generations: a datagram whose verdict has not come within two ages is
-/// given up on (the kernel dropped it before the server read it), so the
-/// ledger stays as small as the datagrams of the last two ages.
+/// given up on (the kernel dropped it before the server read it, or the
+/// server is that far behind), so the ledger stays as small as the
+/// datagrams of the last two ages. Those given up on are kept a while
+/// longer (up to [`GIVEN_UP`] of them): a verdict that comes late, from a
+/// server slowed by a busy machine, is still judged.
 #[derive(Default)]
 pub struct Ledger {
     current: HashMap<u64, Pending>,
     previous: HashMap<u64, Pending>,
+    given_up: HashMap<u64, Pending>,
     /// Datagrams given up on: no verdict came.
     pub unjudged: u64,
+    /// Of those judged, the ones whose verdict came after they were given
+    /// up on.
+    pub late: u64,
     /// Datagrams judged as owed.
     pub judged: u64,
     /// Datagrams the server accepted (as owed or not).
@@ -77,6 +87,7 @@ impl std::fmt::Debug for Ledger {
             .field("accepted", &self.accepted)
             .field("wrong", &self.wrong)
             .field("unjudged", &self.unjudged)
+            .field("late", &self.late)
             .field("unmatched", &self.unmatched)
             .field("incomplete", &self.incomplete)
             .field("refused", &self.refused)
@@ -116,8 +127,14 @@ impl Ledger {
     pub fn judged(&mut self, fingerprint: u64, verdict: &str) {
         let map = if self.previous.contains_key(&fingerprint) {
             &mut self.previous
-        } else {
+        } else if self.current.contains_key(&fingerprint) {
             &mut self.current
+        } else {
+            if self.given_up.contains_key(&fingerprint) {
+                self.unjudged -= 1;
+                self.late += 1;
+            }
+            &mut self.given_up
         };
         let Some(entry) = map.get_mut(&fingerprint) else {
             self.unmatched += 1;
@@ -160,6 +177,17 @@ impl Ledger {
             .values()
             .map(|p| u64::from(p.count))
             .sum::<u64>();
+        if self.given_up.len() + self.previous.len() > GIVEN_UP {
+            self.given_up.clear();
+        }
+        for (fingerprint, pending) in std::mem::take(&mut self.previous) {
+            match self.given_up.get_mut(&fingerprint) {
+                Some(entry) => entry.count += pending.count,
+                None => {
+                    self.given_up.insert(fingerprint, pending);
+                }
+            }
+        }
         self.previous = std::mem::take(&mut self.current);
     }
 
@@ -201,6 +229,23 @@ mod tests {
             }]
         );
         assert_eq!(ledger.refused.get("bad-crc"), Some(&1));
+    }
+
+    #[test]
+    fn a_verdict_that_comes_after_its_datagram_was_given_up_on_is_judged() {
+        let mut ledger = Ledger::default();
+        ledger.sent(1, &CRC, Class::BadCrc.name());
+        ledger.sent(2, &CRC, Class::BadCrc.name());
+        ledger.age();
+        ledger.age();
+        assert_eq!(ledger.unjudged, 2);
+        // A busy server's verdicts, after two ages.
+        ledger.judged(1, "bad-crc");
+        ledger.judged(2, "accepted");
+        assert_eq!((ledger.judged, ledger.wrong, ledger.unjudged), (1, 1, 0));
+        assert_eq!((ledger.late, ledger.unmatched), (2, 0));
+        ledger.judged(1, "bad-crc");
+        assert_eq!(ledger.unmatched, 1, "one copy, one verdict");
     }
 
     #[test]
