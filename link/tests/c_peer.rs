@@ -20,6 +20,14 @@
 //!
 //! The same checks pass between two C endpoints, which shows that they
 //! are the reference's behaviour, and between two of ours.
+//!
+//! Each conversation draws its configuration as the harness's campaign
+//! does (`adversarial::configs`: tiny, odd and large windows, many and
+//! one-byte fragments, small ack buffers), but for two shapes where the
+//! reference itself breaks a promise and `link` does not (docs/RELIABLE.md):
+//! a window whose size does not divide 65,536 in a conversation across the
+//! wrap (rounded up to a power of two there), and a reassembly window
+//! larger than the received one (cut to it).
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -28,6 +36,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::rc::Rc;
 
+use adversarial::configs::{self, Family, Needs};
+use arbitrary::Unstructured;
 use link::{Config, Endpoint, Fault};
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -36,25 +46,55 @@ use proptest::test_runner::{RngAlgorithm, TestRng};
 const CHECKOUT: &str = "RELIABLE_CHECKOUT";
 /// The first byte of a payload the receiving application declines.
 const DECLINE: u8 = 0xDE;
-const FRAGMENT_SIZE: usize = 100;
-const MAX_PACKET: usize = 1600;
-const SENT_WINDOW: u16 = 64;
-const RECEIVED_WINDOW: u16 = 64;
-const REASSEMBLY_WINDOW: u16 = 8;
 
-/// Both sides' configuration: small windows and fragments, so that the
-/// edges of each are met often.
+/// The configuration conversations draw around: small windows and
+/// fragments, so that the edges of each are met often.
 fn config() -> Config {
     Config {
-        max_packet_size: MAX_PACKET,
-        fragment_above: FRAGMENT_SIZE,
-        fragment_size: FRAGMENT_SIZE,
-        max_fragments: MAX_PACKET / FRAGMENT_SIZE,
-        sent_packets_buffer_size: SENT_WINDOW,
-        received_packets_buffer_size: RECEIVED_WINDOW,
-        fragment_reassembly_buffer_size: REASSEMBLY_WINDOW,
+        max_packet_size: 1600,
+        fragment_above: 100,
+        fragment_size: 100,
+        max_fragments: 16,
+        sent_packets_buffer_size: 64,
+        received_packets_buffer_size: 64,
+        fragment_reassembly_buffer_size: 8,
         ..Config::default()
     }
+}
+
+/// Conversation `seed`'s configuration: of each family in turn (across
+/// the wrap and not), drawn from the seed, less the two shapes where the
+/// reference breaks its own promises.
+fn drawn(seed: u64, wrap: bool) -> (Family, Config) {
+    let family = Family::ALL[(seed / 2) as usize % Family::ALL.len()];
+    let bytes: Vec<u8> = (0..64u64)
+        .map(|i| {
+            (seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(i as u32 % 64)
+                >> 7) as u8
+                ^ i as u8
+        })
+        .collect();
+    let needs = Needs {
+        max_window: 4096,
+        ..Needs::default()
+    };
+    let mut config = configs::of_family(&config(), family, needs, &mut Unstructured::new(&bytes))
+        .unwrap_or_else(|_| config());
+    if wrap {
+        for window in [
+            &mut config.sent_packets_buffer_size,
+            &mut config.received_packets_buffer_size,
+            &mut config.fragment_reassembly_buffer_size,
+        ] {
+            *window = window.next_power_of_two();
+        }
+    }
+    config.fragment_reassembly_buffer_size = config
+        .fragment_reassembly_buffer_size
+        .min(config.received_packets_buffer_size);
+    (family, config)
 }
 
 /// Whether the application takes `payload`.
@@ -184,17 +224,22 @@ struct Theirs {
 impl Theirs {
     /// A fresh C endpoint `id` sending from `send_from`, expecting the
     /// peer from `expect_from`.
-    fn new(driver: &Rc<RefCell<Driver>>, id: usize, send_from: u16, expect_from: u16) -> Self {
-        let c = config();
+    fn new(
+        driver: &Rc<RefCell<Driver>>,
+        id: usize,
+        (send_from, expect_from): (u16, u16),
+        c: &Config,
+    ) -> Self {
         let line = format!(
-            "new {id} {send_from} {expect_from} {} {} {} {} {} {} {}",
+            "new {id} {send_from} {expect_from} {} {} {} {} {} {} {} {}",
             c.max_packet_size,
             c.fragment_above,
             c.fragment_size,
             c.max_fragments,
             c.sent_packets_buffer_size,
             c.received_packets_buffer_size,
-            c.fragment_reassembly_buffer_size
+            c.fragment_reassembly_buffer_size,
+            c.ack_buffer_size
         );
         driver.borrow_mut().command(&line, "ok");
         Self {
@@ -306,6 +351,9 @@ struct Plan {
     late: u64,
     /// Steps in which every datagram is lost.
     burst: Option<(usize, usize)>,
+    /// Both sides' configuration, and its family.
+    family: Family,
+    config: Config,
 }
 
 impl Plan {
@@ -336,6 +384,7 @@ impl Plan {
             let half = 2 + below(10) as usize;
             (at.saturating_sub(half), at + half)
         });
+        let (family, config) = drawn(seed, wrap);
         Self {
             seed,
             steps,
@@ -344,6 +393,8 @@ impl Plan {
             duplicate,
             late,
             burst,
+            family,
+            config,
         }
     }
 
@@ -365,8 +416,8 @@ struct Sent {
 }
 
 /// What one direction of the conversation owes, as the model keeps it.
-#[derive(Default)]
 struct Direction {
+    config: Config,
     sent: HashMap<u16, Sent>,
     next: Option<u16>,
     /// The receiver's newest packet seen (its header's `ack`).
@@ -379,12 +430,26 @@ struct Direction {
 }
 
 impl Direction {
-    /// The acks a header written now by the receiver owes the sender.
+    fn new(config: &Config) -> Self {
+        Self {
+            config: config.clone(),
+            sent: HashMap::new(),
+            next: None,
+            newest: None,
+            taken: HashSet::new(),
+            offered: HashSet::new(),
+            acked: HashMap::new(),
+        }
+    }
+
+    /// The acks a header written now by the receiver owes the sender: the
+    /// packets it took among the 32 up to the newest, those its received
+    /// window still holds, newest first.
     fn header(&self) -> Vec<u16> {
         let Some(newest) = self.newest else {
             return Vec::new();
         };
-        (0..32u16)
+        (0..32u16.min(self.config.received_packets_buffer_size))
             .map(|back| newest.wrapping_sub(back))
             .filter(|sequence| self.taken.contains(sequence))
             .collect()
@@ -395,18 +460,20 @@ impl Direction {
     /// the received window for a whole packet.
     fn holds(&self, sequence: u16, fragment: bool) -> bool {
         let window = if fragment {
-            REASSEMBLY_WINDOW
+            self.config.fragment_reassembly_buffer_size
         } else {
-            RECEIVED_WINDOW
+            self.config.received_packets_buffer_size
         };
         self.newest.is_none_or(|newest| {
-            !newer(newest, sequence) || newest.wrapping_sub(sequence) < window - 1
+            !newer(newest, sequence) || newest.wrapping_sub(sequence) < window.saturating_sub(1)
         })
     }
 
     /// The sender's packets, by `ack`, owed as acks when it takes a
-    /// packet whose header owes `header`.
+    /// packet whose header owes `header`: in the header's order, as many
+    /// as its ack buffer has room for (emptied after every datagram).
     fn owed_acks(&self, header: &[u16]) -> Vec<u16> {
+        let window = self.config.sent_packets_buffer_size;
         let mut owed: Vec<u16> = header
             .iter()
             .copied()
@@ -415,8 +482,9 @@ impl Direction {
                     && !self.acked.contains_key(sequence)
                     && self
                         .next
-                        .is_some_and(|next| next.wrapping_sub(*sequence) <= SENT_WINDOW)
+                        .is_some_and(|next| next.wrapping_sub(*sequence) <= window)
             })
+            .take(self.config.ack_buffer_size)
             .collect();
         owed.sort_unstable();
         owed
@@ -437,14 +505,17 @@ fn sequence_of(datagram: &[u8]) -> u16 {
     u16::from_le_bytes([datagram[1], datagram[2]])
 }
 
-fn payload(rng: &mut TestRng) -> Vec<u8> {
+fn payload(rng: &mut TestRng, config: &Config) -> Vec<u8> {
+    let (above, size) = (config.fragment_above, config.fragment_size);
+    let max = config
+        .max_packet_size
+        .min(size * config.max_fragments)
+        .min(4096);
     let kind = rng.next_u64() % 20;
     let len = match kind {
-        0..=11 => 1 + (rng.next_u64() % FRAGMENT_SIZE as u64) as usize,
-        12..=16 => {
-            FRAGMENT_SIZE + 1 + (rng.next_u64() % (MAX_PACKET - FRAGMENT_SIZE) as u64) as usize
-        }
-        _ => FRAGMENT_SIZE * (2 + (rng.next_u64() % 15) as usize),
+        0..=11 => 1 + (rng.next_u64() % above as u64) as usize,
+        12..=16 if max > above => above + 1 + (rng.next_u64() % (max - above) as u64) as usize,
+        _ => (size * (2 + (rng.next_u64() % 15) as usize)).clamp(1, max),
     };
     let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
     bytes[0] = if rng.next_u64().is_multiple_of(20) {
@@ -473,7 +544,7 @@ impl Conversation {
             let (own, peer) = (plan.start[s], plan.start[1 - s]);
             match kinds[s] {
                 Kind::Ours(fault) => {
-                    let mut endpoint = Endpoint::new(config(), 0.0).unwrap();
+                    let mut endpoint = Endpoint::new(plan.config.clone(), 0.0).unwrap();
                     if let Some(fault) = fault {
                         endpoint = endpoint.with_fault(fault);
                     }
@@ -481,17 +552,17 @@ impl Conversation {
                     endpoint.expect_peer_from(peer);
                     Box::new(Ours(endpoint))
                 }
-                Kind::C => Box::new(Theirs::new(driver, s, own, peer)),
+                Kind::C => Box::new(Theirs::new(driver, s, (own, peer), &plan.config)),
             }
         };
         let shadow = |s: usize| {
             matches!(kinds[s], Kind::Ours(_))
-                .then(|| Theirs::new(driver, 2 + s, 0, plan.start[1 - s]))
+                .then(|| Theirs::new(driver, 2 + s, (0, plan.start[1 - s]), &plan.config))
         };
         Self {
             sides: [side(0), side(1)],
             shadows: [shadow(0), shadow(1)],
-            directions: [Direction::default(), Direction::default()],
+            directions: [Direction::new(&plan.config), Direction::new(&plan.config)],
             counts: [0; 2],
             plan,
         }
@@ -522,7 +593,7 @@ impl Conversation {
     }
 
     fn send(&mut self, s: usize, step: usize, rng: &mut TestRng, link: &mut Vec<InFlight>) {
-        let payload = payload(rng);
+        let payload = payload(rng, &self.plan.config);
         let (sequence, datagrams) = self.sides[s].send(&payload);
         let header = self.directions[1 - s].header();
         let direction = &mut self.directions[s];
@@ -576,8 +647,10 @@ impl Conversation {
         assert_eq!(sequence_of(&datagram.bytes), datagram.sequence);
         let sequence = datagram.sequence;
         let at = format!(
-            "seed {}: side {to} receiving datagram {} of packet {sequence}",
-            self.plan.seed, datagram.index
+            "seed {} ({}): side {to} receiving datagram {} of packet {sequence}",
+            self.plan.seed,
+            self.plan.family.name(),
+            datagram.index
         );
         let holds = self.directions[from].holds(sequence, fragment);
         if holds {
@@ -651,7 +724,16 @@ impl Conversation {
                         sent.datagrams
                     ));
                 }
-                if self.plan.lossless() && takes(&sent.payload) && sent.index + 32 < self.counts[s]
+                // Each header acks 32 packets: with windows and an ack
+                // buffer at least that large, nothing lost, each is acked.
+                let c = &self.plan.config;
+                let roomy = c.sent_packets_buffer_size >= 64
+                    && c.received_packets_buffer_size >= 64
+                    && c.ack_buffer_size >= 32;
+                if self.plan.lossless()
+                    && roomy
+                    && takes(&sent.payload)
+                    && sent.index + 32 < self.counts[s]
                 {
                     let acked_by = direction.acked.get(sequence);
                     if acked_by.is_none_or(|count| *count > sent.index + 32) {
@@ -720,13 +802,19 @@ fn two_of_our_endpoints_keep_them_beside_c_shadows() {
 }
 
 /// The faults planted for conversations that owe acks and deliveries:
-/// each must break a promise within 1,000 conversations.
-const CONVERSATION_FAULTS: [Fault; 5] = [
+/// each must break a promise within 1,000 conversations. (`ModuloSlots`
+/// shows only where the reference breaks the same promise, a window that
+/// does not divide 65,536 across the wrap, which these conversations leave
+/// out; `HalfRangeStale` only after a sender's jump, which they never make:
+/// the harness's conversations catch both.)
+const CONVERSATION_FAULTS: [Fault; 7] = [
     Fault::AckOffByOne,
     Fault::ShortAckBase,
     Fault::FullLastFragment,
     Fault::WrapKeepsWindow,
     Fault::FragmentedNotRecorded,
+    Fault::DeclinedRecorded,
+    Fault::FullAckBufferMarksAcked,
 ];
 
 /// Conversations tried on each of the other faults, which hostile

@@ -3,7 +3,7 @@
  * line over stdin and stdout by link/tests/c_peer.rs. Bytes travel as hex.
  *
  *   new ID SEND_FROM EXPECT_FROM MAX_PACKET FRAGMENT_ABOVE FRAGMENT_SIZE
- *       MAX_FRAGMENTS SENT_WINDOW RECEIVED_WINDOW REASSEMBLY_WINDOW
+ *       MAX_FRAGMENTS SENT_WINDOW RECEIVED_WINDOW REASSEMBLY_WINDOW ACK_BUFFER
  *                        -> "ok"
  *   send ID HEX          -> "tx HEX" for each datagram, then "sent SEQUENCE"
  *   recv ID HEX          -> "offer SEQUENCE TAKEN HEX" for a whole packet
@@ -81,11 +81,11 @@ static void create(const char *arguments) {
     unsigned send_from, expect_from;
     struct reliable_config_t config;
     reliable_default_config(&config);
-    if (sscanf(arguments, "%d %u %u %d %d %d %d %d %d %d", &id, &send_from, &expect_from,
+    if (sscanf(arguments, "%d %u %u %d %d %d %d %d %d %d %d", &id, &send_from, &expect_from,
                &config.max_packet_size, &config.fragment_above, &config.fragment_size,
                &config.max_fragments, &config.sent_packets_buffer_size,
                &config.received_packets_buffer_size,
-               &config.fragment_reassembly_buffer_size) != 10 ||
+               &config.fragment_reassembly_buffer_size, &config.ack_buffer_size) != 11 ||
         id < 0 || id >= ENDPOINTS)
         fail("bad new");
     if (endpoints[id])
