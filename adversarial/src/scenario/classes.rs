@@ -558,7 +558,8 @@ fn lie(
             ack: stale.wrapping_sub(1),
             ack_bits: 0,
         };
-        datagrams.push((regular(header, b"late"), Owed::Refuse("stale-packet")));
+        // One byte: a packet of any configuration.
+        datagrams.push((regular(header, b"l"), Owed::Refuse("stale-packet")));
     }
     if class == StateClass::ReassemblyBomb {
         let bomb = (0..start).map(|sequence| {
