@@ -95,3 +95,70 @@ fn shrinking_keeps_the_failure_with_fewer_datagrams() {
     let (whole, shrunk) = (run(false), run(true));
     assert!(shrunk < whole, "{shrunk} datagrams shrunk from {whole}");
 }
+
+#[test]
+fn a_kept_conversation_replays_with_the_configuration_it_drew() {
+    // ModuloSlots shows only in a window that does not divide 65,536: the
+    // failure kept is of a drawn configuration, and its file says which.
+    use adversarial::scenario::campaign::replay_file;
+    use adversarial::target::{endpoint, EndpointTarget};
+    use link::{Endpoint, Fault};
+    let faulty = endpoint("modulo-slots", adversarial::scenario::config(), |c| {
+        Endpoint::new(c.clone(), 0.0)
+            .unwrap()
+            .with_fault(Fault::ModuloSlots)
+    });
+    let healthy = endpoint("link", adversarial::scenario::config(), |c| {
+        Endpoint::new(c.clone(), 0.0).unwrap()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let classes = StateClass::ALL;
+    let settings = Settings {
+        seed: 1,
+        classes: &classes,
+        cases: Some(2_000),
+        until: None,
+        jobs: 1,
+        crash_dir: Some(dir.path()),
+        shrink: true,
+        progress: false,
+        isolation: None,
+    };
+    let report = run_all(&[&faulty as &dyn EndpointTarget], &settings);
+    let kept = report.failures.first().expect("ModuloSlots caught");
+    let config = kept.scenario.config.clone().unwrap();
+    assert_ne!(kept.scenario.family.name(), "own", "{:?}", kept.failure);
+    assert!(
+        [
+            config.sent_packets_buffer_size,
+            config.received_packets_buffer_size,
+            config.fragment_reassembly_buffer_size
+        ]
+        .iter()
+        .any(|len| !len.is_power_of_two()),
+        "{config:?}"
+    );
+    let file = kept.file.as_ref().unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("\"family\"") && text.contains("\"received_packets_buffer_size\""));
+    let targets: [&dyn EndpointTarget; 2] = [&faulty, &healthy];
+    let (_, failure) = replay_file(file, &targets, None).unwrap();
+    assert_eq!(failure.map(|f| f.kind), Some(kept.failure.kind));
+    let (_, failure) = replay_file(file, &targets, Some("link")).unwrap();
+    assert_eq!(
+        failure, None,
+        "link keeps every promise in that configuration"
+    );
+    // The table lists the families that ran.
+    let families: Vec<&str> = report.families.iter().map(|(_, f, _)| f.name()).collect();
+    assert_eq!(
+        families.len(),
+        adversarial::configs::Family::ALL.len(),
+        "{families:?}"
+    );
+    let text = adversarial::scenario::table::text(&report);
+    assert!(
+        text.contains("(configurations drawn per conversation)"),
+        "{text}"
+    );
+}

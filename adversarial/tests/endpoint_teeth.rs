@@ -1,13 +1,13 @@
 //! The teeth of the attacks across packets: link's endpoint with one bug
 //! planted at a time (`link::Fault`, feature `faults`) must be caught by
-//! the campaign's conversations (`check::endpoints`, its default budget). Beside them, on the same budget,
-//! the stateful fuzz body (a script of steps over two endpoints) and a
-//! raw-bytes body (datagrams of random bytes into one endpoint), whose
+//! the campaign's first 1,000 conversations (`check::endpoints`). Beside
+//! them, the stateful fuzz body (a script of steps over two endpoints) and
+//! a raw-bytes body (datagrams of random bytes into one endpoint), whose
 //! results are printed; the faults that honest conversations must show
-//! (acks and deliveries owed) are required of the stateful body too, and
-//! of the campaign within its first 1,000 conversations.
-//! `cargo test -p gamepacket-adversarial --test endpoint_teeth --
-//! --nocapture` shows the table.
+//! (acks and deliveries owed) are required of the stateful body too,
+//! within 10,000 runs.
+//! `cargo test --release -p gamepacket-adversarial --test endpoint_teeth
+//! -- --nocapture` shows the table.
 
 use adversarial::conversation;
 use adversarial::scenario::config;
@@ -47,15 +47,16 @@ fn faulty(fault: Fault, config: &link::Config) -> Endpoint {
         .with_fault(fault)
 }
 
-/// The campaign's conversations against the faulty endpoint, with the
-/// default budget of `check::endpoints`: the cases up to the first that
-/// failed, if one did.
+/// The campaign's first 1,000 conversations against the faulty endpoint:
+/// the cases up to the first that failed, if one did.
 fn campaign_until_caught(fault: Fault) -> Option<u64> {
     // Each conversation's endpoint made for the configuration it drew.
     let target = endpoint("faulty", config(), move |config: &link::Config| {
         faulty(fault, config)
     });
-    let report = adversarial::check::endpoints(vec![Box::new(target)]).report();
+    let report = adversarial::check::endpoints(vec![Box::new(target)])
+        .cases(CONVERSATION_FAULT_CASES)
+        .report();
     assert_eq!(report.conversations.passed(), report.passed());
     let caught = report.conversations.caught_after.first().and_then(|c| c.1);
     assert_eq!(caught.is_some(), !report.passed());
