@@ -762,20 +762,14 @@ fn loss_across_wrap(
     if let Some(fragment) = replay {
         datagrams.push((fragment, Owed::Refuse("already-received")));
     }
-    Ok(Scenario {
-        class: StateClass::LossAcrossWrap,
+    Ok(told(
+        StateClass::LossAcrossWrap,
+        config,
+        (start, own),
+        &packets,
         datagrams,
-        sent: packets
-            .iter()
-            .map(|q| (q.header.sequence, q.payload.clone()))
-            .collect(),
         must_deliver,
-        peer_start: start,
-        own,
-        config: Some(config.clone()),
-        family: Family::Own,
-        app: Application::default(),
-    })
+    ))
 }
 
 /// The scenario of `class` whose honest packets are `packets`, the
