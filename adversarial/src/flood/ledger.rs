@@ -49,7 +49,7 @@ pub const GIVEN_UP: usize = 1 << 20;
 /// given up on (the kernel dropped it before the server read it, or the
 /// server is that far behind), so the ledger stays as small as the
 /// datagrams of the last two ages. Those given up on are kept a while
-/// longer (up to [`GIVEN_UP`] of them): a verdict that comes late, from a
+/// longer (up to a million of them): a verdict that comes late, from a
 /// server slowed by a busy machine, is still judged.
 #[derive(Default)]
 pub struct Ledger {
