@@ -6,7 +6,7 @@
 
 use crate::alloc::allocated_during;
 use crate::configs::{self, Family, Needs};
-use crate::window::{remembers, Windows};
+use crate::window::{ahead, remembers, Windows};
 use arbitrary::{Arbitrary, Unstructured};
 use link::{Config, Endpoint, Received};
 use std::collections::{HashMap, HashSet};
@@ -231,10 +231,31 @@ impl Side {
     }
 
     /// Moves its windows to `sequence`, if newer, counting the distance.
+    /// A packet the windows pass loses what had arrived of it: should the
+    /// windows come round to hold it again (half the range on, where the
+    /// tie decides), its datagrams are owed delivery only if all come
+    /// again.
     fn advance(&mut self, sequence: u16) {
         let before = self.windows.next;
         self.windows.advance(sequence);
+        if self.windows.next == before {
+            return;
+        }
         self.moved += u64::from(self.windows.next.wrapping_sub(before));
+        let windows = self.windows;
+        for (sequence, arrived) in &mut self.arrived {
+            if windows.stale_fragment(*sequence) {
+                arrived.iter_mut().for_each(|held| *held = false);
+            }
+        }
+    }
+
+    /// Whether `sequence` is neither newer than the windows' newest nor
+    /// one reassembly holds a slot for.
+    fn outside_windows(&self, sequence: u16) -> bool {
+        let back = self.windows.newest().wrapping_sub(sequence);
+        let newer = ahead(sequence.wrapping_add(1), self.windows.next);
+        !newer && back >= self.windows.reassembly
     }
 
     /// Whether its own packet `sequence` is still in its sent window, the
@@ -347,7 +368,16 @@ fn receive(to: &mut Side, from: &Side, datagram: &[u8], honest: Option<u16>, dec
             }
             // A fragment moves the windows as it is stored; a whole packet
             // as the application takes it.
-            if taken || datagram.first().is_some_and(|prefix| prefix & 1 == 1) {
+            let fragment = datagram.first().is_some_and(|prefix| prefix & 1 == 1);
+            if fragment && to.outside_windows(sequence) {
+                // Exactly half the range from the window's oldest, not stale
+                // by the tie: stored in a slot a held packet may have had,
+                // whose fragments so far are then lost.
+                for arrived in to.arrived.values_mut() {
+                    arrived.iter_mut().for_each(|held| *held = false);
+                }
+            }
+            if taken || fragment {
                 to.advance(sequence);
             }
             if let Received::Declined { .. } = received {

@@ -62,6 +62,10 @@ fn honest_steps_deliver_every_packet_and_ack_them_back() {
 /// `fuzz-link_conversation-c7670b51.bin`: injected packets moved B's
 /// window half the range ahead, and an old sequence was new again; the
 /// oracle had called that a double delivery.
+/// `fuzz-link_conversation-329a98af.bin`: windows of 1, a fragment exactly
+/// half the range from the window's oldest stored by the tie, after the
+/// windows had passed its packet's first fragment; the oracle had owed the
+/// packet delivery.
 #[test]
 fn the_scripts_the_fuzzer_found_replay_clean() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conversations");
